@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+# datasets/local.mk: seeded generators and loaders.

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* What the harness asks of the GPU backends without naming one: the devices
+ * found, their driver versions, and availability of each backend. */
+#ifndef RB_BACKEND_H
+#define RB_BACKEND_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "harness/ctx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Append one object per device found (backend, index, name, vendor, memory,
+ * compute units, clocks, compute capability, driver) to `devices`, and one
+ * note per built backend that found none to `notes` ("cuda: no device: ...").
+ * Backends not built add "hip: not built" notes. */
+void rb_backend_devices(struct rb_ctx *ctx, json_t *devices, json_t *notes);
+
+/* 1 if backend b can run cases here; else 0 and the reason in why. */
+int rb_backend_available(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len);
+
+/* Versions of the device compilers this binary was built with, and of the
+ * drivers found at run time, as an object for meta.json. */
+json_t *rb_backend_versions(struct rb_ctx *ctx);
+
+/* Free each backend's state in ctx. */
+void rb_backend_release(struct rb_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* The CUDA backend's C-callable entry points (harness/backend/cuda.cu).
+ * No CUDA header is needed to include this; .cu files add cuda_check.h. */
+#ifndef RB_BACKEND_CUDA_H
+#define RB_BACKEND_CUDA_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "harness/ctx.h"
+#include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if ctx->cuda_device exists; else 0 and why, e.g. "no CUDA device
+ * (cudaGetDeviceCount: no CUDA-capable device is detected)". */
+int rb_cuda_available(struct rb_ctx *ctx, char *why, size_t len);
+
+/* Make ctx->cuda_device current for this case and name it in c->device.
+ * 0, or RB_ENODEV / RB_EDEVICE with the reason in c->msg. */
+int rb_cuda_select(struct rb_case *c);
+
+/* Append one object per CUDA device to `devices`; the count, or 0 with the
+ * reason in why. */
+int rb_cuda_devices(json_t *devices, char *why, size_t len);
+
+/* Runtime and driver versions found, and the nvcc that built this. */
+json_t *rb_cuda_versions(void);
+
+/* Free the backend's state in ctx; the device itself is left as it is. */
+void rb_cuda_release(struct rb_ctx *ctx);
+
+/* Occupancy of kernel `func` (a __global__ function's address) at `block`
+ * threads and `dyn_smem` dynamic shared bytes, from the runtime's
+ * occupancy calculator and the kernel's attributes; the limiter names the
+ * resource that binds.  0, or RB_EDEVICE with the failed call in k->source
+ * and its error name in k->limiter. */
+int rb_cuda_occupancy(const void *func, int block, size_t dyn_smem, const char *name,
+                      struct rb_occ_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

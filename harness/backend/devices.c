@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* The GPU backends seen from the harness: devices, availability, versions
+ * and release, dispatched to the backends this binary was built with. */
+#include <config.h>
+#include <stdio.h>
+#include "harness/backend/backend.h"
+#include "harness/backend/cpu.h"
+#if RB_HAVE_OPENCL
+#include "harness/backend/opencl.h"
+#endif
+#if RB_HAVE_CUDA
+#include "harness/backend/cuda.h"
+#endif
+#if RB_HAVE_HIP
+#include "harness/backend/hip.h"
+#endif
+
+static const char not_built[] = "not built (see configure summary)";
+
+static void note(json_t *notes, const char *backend, const char *why)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s: %s", backend, why);
+    json_array_append_new(notes, json_string(line));
+}
+
+void rb_backend_devices(struct rb_ctx *ctx, json_t *devices, json_t *notes)
+{
+    char why[400];
+    (void)ctx;
+    (void)why;
+    (void)devices;
+#if RB_HAVE_OPENCL
+    if (rb_opencl_devices(devices, why, sizeof why) == 0)
+        note(notes, "opencl", why);
+#else
+    note(notes, "opencl", not_built);
+#endif
+#if RB_HAVE_CUDA
+    if (rb_cuda_devices(devices, why, sizeof why) == 0)
+        note(notes, "cuda", why);
+#else
+    note(notes, "cuda", not_built);
+#endif
+#if RB_HAVE_HIP
+    if (rb_hip_devices(devices, why, sizeof why) == 0)
+        note(notes, "hip", why);
+#else
+    note(notes, "hip", not_built);
+#endif
+}
+
+int rb_backend_available(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len)
+{
+    switch (b) {
+    case RB_BACKEND_SERIAL:
+        return rb_serial_available(ctx, why, len);
+    case RB_BACKEND_OMP:
+        return rb_omp_available(ctx, why, len);
+    case RB_BACKEND_OPENCL:
+#if RB_HAVE_OPENCL
+        return rb_opencl_available(ctx, why, len);
+#else
+        break;
+#endif
+    case RB_BACKEND_CUDA:
+#if RB_HAVE_CUDA
+        return rb_cuda_available(ctx, why, len);
+#else
+        break;
+#endif
+    case RB_BACKEND_HIP:
+#if RB_HAVE_HIP
+        return rb_hip_available(ctx, why, len);
+#else
+        break;
+#endif
+    default:
+        snprintf(why, len, "unknown backend %d", (int)b);
+        return 0;
+    }
+    snprintf(why, len, "%s %s", rb_backend_name(b), not_built);
+    return 0;
+}
+
+json_t *rb_backend_versions(struct rb_ctx *ctx)
+{
+    json_t *v = json_object();
+    (void)ctx;
+#if defined(_OPENMP)
+    json_object_set_new(v, "openmp", json_integer(_OPENMP));
+#else
+    json_object_set_new(v, "openmp", json_string(not_built));
+#endif
+#if RB_HAVE_OPENCL
+    json_object_set_new(v, "opencl", rb_opencl_versions());
+#else
+    json_object_set_new(v, "opencl", json_string(not_built));
+#endif
+#if RB_HAVE_CUDA
+    json_object_set_new(v, "cuda", rb_cuda_versions());
+#else
+    json_object_set_new(v, "cuda", json_string(not_built));
+#endif
+#if RB_HAVE_HIP
+    json_object_set_new(v, "hip", rb_hip_versions());
+#else
+    json_object_set_new(v, "hip", json_string(not_built));
+#endif
+    return v;
+}
+
+void rb_backend_release(struct rb_ctx *ctx)
+{
+#if RB_HAVE_OPENCL
+    rb_opencl_release(ctx);
+#endif
+#if RB_HAVE_CUDA
+    rb_cuda_release(ctx);
+#endif
+#if RB_HAVE_HIP
+    rb_hip_release(ctx);
+#endif
+    (void)ctx;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* The HIP backend's C-callable entry points (harness/backend/hip.hip).
+ * No HIP header is needed to include this; .hip files add hip_check.h. */
+#ifndef RB_BACKEND_HIP_H
+#define RB_BACKEND_HIP_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "harness/ctx.h"
+#include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if ctx->hip_device exists; else 0 and why, e.g. "no HIP device
+ * (hipGetDeviceCount: ...)". */
+int rb_hip_available(struct rb_ctx *ctx, char *why, size_t len);
+
+/* Make ctx->hip_device current for this case and name it in c->device.
+ * 0, or RB_ENODEV / RB_EDEVICE with the reason in c->msg. */
+int rb_hip_select(struct rb_case *c);
+
+/* Append one object per HIP device to `devices`; the count, or 0 with the
+ * reason in why. */
+int rb_hip_devices(json_t *devices, char *why, size_t len);
+
+/* Runtime and driver versions found, and the compiler that built this
+ * (hipcc, or nvcc through harness/backend/hipcuda). */
+json_t *rb_hip_versions(void);
+
+/* Free the backend's state in ctx; the device itself is left as it is. */
+void rb_hip_release(struct rb_ctx *ctx);
+
+/* Occupancy of kernel `func` (a __global__ function's address) at `block`
+ * threads and `dyn_smem` dynamic shared bytes, from the runtime's
+ * occupancy calculator and the kernel's attributes; the limiter names the
+ * resource that binds.  0, or RB_EDEVICE with the failed call in k->source
+ * and its error name in k->limiter. */
+int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *name,
+                     struct rb_occ_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* The subcommands.  Each returns the process exit status: 0 success, 1 a case
+ * failed or did not verify, 2 bad input (one line on stderr says which). */
+#ifndef RB_CLI_H
+#define RB_CLI_H
+
+int rb_cli_list(int argc, char **argv);
+int rb_cli_info(int argc, char **argv);
+int rb_cli_run(int argc, char **argv);
+int rb_cli_plot(int argc, char **argv);
+
+/* Print "reprobench: <message>" on stderr and return 2. */
+int rb_cli_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* reprobench list: every variant built into this binary, and whether it can
+ * run here (with the reason when not). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness/cli.h"
+#include "harness/ctx.h"
+#include "harness/registry.h"
+
+static const char usage[] =
+    "usage: reprobench list [--paper P] [--backend B]\n"
+    "\n"
+    "One line per variant: paper, algorithm, variant, backend, precisions, size and\n"
+    "tunable axes, and 'yes' or 'no: <reason>' for whether it can run here.\n";
+
+int rb_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("reprobench: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static void axes_text(const struct rb_axis *a, char *buf, size_t len)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (; a && a->name && l < len; a++)
+        l += (size_t)snprintf(buf + l, len - l, "%s%s", l ? "," : "", a->name);
+    if (!buf[0])
+        snprintf(buf, len, "-");
+}
+
+int rb_cli_list(int argc, char **argv)
+{
+    const char *paper = NULL;
+    int backend = -1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--paper") == 0 && i + 1 < argc) {
+            paper = argv[++i];
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            enum rb_backend b;
+            if (rb_backend_parse(argv[++i], &b))
+                return rb_cli_usage_error("unknown backend '%s' (serial, omp, opencl, cuda, hip)",
+                                          argv[i]);
+            backend = (int)b;
+        } else {
+            return rb_cli_usage_error("list: unknown or incomplete option '%s'", argv[i]);
+        }
+    }
+    struct rb_ctx ctx;
+    rb_ctx_init(&ctx);
+    printf("%-8s %-9s %-12s %-7s %-8s %-10s %-10s %s\n", "paper", "algo", "variant", "backend",
+           "prec", "sizes", "tunables", "available");
+    const struct rb_variant *v;
+    for (size_t i = 0; (v = rb_registry_get(i)); i++) {
+        if ((paper && strcmp(paper, v->paper)) || (backend >= 0 && (int)v->backend != backend))
+            continue;
+        char sizes[64], tun[64], why[256] = "";
+        axes_text(v->sizes, sizes, sizeof sizes);
+        axes_text(v->tunables, tun, sizeof tun);
+        int ok = v->available(&ctx, why, sizeof why);
+        printf("%-8s %-9s %-12s %-7s %-8s %-10s %-10s %s%s\n", v->paper, v->algo, v->name,
+               rb_backend_name(v->backend),
+               v->precs == (RB_PREC_F32 | RB_PREC_F64) ? "f32,f64" : rb_prec_name(v->precs),
+               sizes, tun, ok ? "yes" : "no: ", ok ? "" : why);
+    }
+    for (int b = 0; b < RB_BACKEND_COUNT; b++)
+        if (!rb_registry_backend_built((enum rb_backend)b))
+            printf("# %s: not built (see the configure summary)\n",
+                   rb_backend_name((enum rb_backend)b));
+    rb_ctx_release(&ctx);
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Run-wide context: defaults and release. */
+#include <stdlib.h>
+#include <string.h>
+#include "harness/backend/backend.h"
+#include "harness/ctx.h"
+
+void rb_ctx_init(struct rb_ctx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->seed = 1;
+    ctx->cl_platform = -1;
+    ctx->cl_device = -1;
+    ctx->cl_dir = getenv("RB_CL_DIR");
+}
+
+void rb_ctx_release(struct rb_ctx *ctx)
+{
+    rb_backend_release(ctx);
+}

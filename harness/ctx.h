@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Run-wide state handed to every case: options, and each backend's device
+ * state, created on first use by harness/backend/ and released at the end. */
+#ifndef RB_CTX_H
+#define RB_CTX_H
+
+#include <stdint.h>
+#include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rb_ctx {
+    uint64_t seed;              /* base seed; each case derives its own */
+    int quiet;
+    const char *run_dir;        /* where build logs go; NULL outside a run */
+    const char *cl_dir;         /* load OpenCL sources from here (--cl-dir) */
+    int cl_platform;            /* -1: first platform with a GPU, else the first */
+    int cl_device;              /* index within the platform, -1: first GPU, else 0 */
+    int cuda_device;
+    int hip_device;
+    void *backend[RB_BACKEND_COUNT];    /* owned by harness/backend/ */
+};
+
+/* Defaults: seed 1, devices chosen automatically, RB_CL_DIR from the environment. */
+void rb_ctx_init(struct rb_ctx *ctx);
+/* Release every backend's state. */
+void rb_ctx_release(struct rb_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+# harness/local.mk: the reprobench program and its backend plumbing.
+reprobench_SOURCES += %reldir%/main.c %reldir%/registry.c
+librb_core_a_SOURCES += \
+	%reldir%/variant.h %reldir%/variant.c \
+	%reldir%/error.h %reldir%/error.c \
+	%reldir%/ctx.h %reldir%/ctx.c \
+	%reldir%/registry.h \
+	%reldir%/cli.h %reldir%/cli_run.c %reldir%/cli_list.c %reldir%/cli_info.c \
+	%reldir%/cli_plot.c %reldir%/execute.h %reldir%/execute.c \
+	%reldir%/parse.h %reldir%/parse.c \
+	%reldir%/stats.h %reldir%/stats.c \
+	%reldir%/timer.h %reldir%/timer.c \
+	%reldir%/sweep.h %reldir%/sweep.c \
+	%reldir%/measure.h %reldir%/measure.c \
+	%reldir%/progress.h %reldir%/progress.c \
+	%reldir%/record.h %reldir%/record.c %reldir%/record_tsv.c \
+	%reldir%/results.h %reldir%/results.c %reldir%/meta.c \
+	%reldir%/hw.h %reldir%/hw.c \
+	%reldir%/plot.h %reldir%/plot.c \
+	%reldir%/backend/backend.h %reldir%/backend/devices.c \
+	%reldir%/backend/cpu.h %reldir%/backend/cpu.c \
+	%reldir%/backend/occ.h %reldir%/backend/occ.c
+if RB_HAVE_OPENCL
+librb_opencl_a_SOURCES += \
+	%reldir%/backend/opencl.h %reldir%/backend/opencl.c \
+	%reldir%/backend/opencl_program.c %reldir%/backend/opencl_occ.c \
+	%reldir%/backend/opencl_info.c
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+librb_cuda_a_SOURCES += \
+	%reldir%/backend/cuda.h %reldir%/backend/cuda_check.h %reldir%/backend/cuda.cu
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+librb_hip_a_SOURCES += \
+	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip
+endif RB_HAVE_HIP
+# The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
+EXTRA_DIST += %reldir%/backend/hipcuda/hip/hip_runtime.h

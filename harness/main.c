@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* reprobench: dispatch to the subcommands. */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "harness/cli.h"
+
+static const char usage[] =
+    "usage: reprobench <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list    one line per variant: paper, algorithm, variant, backend, axes, availability\n"
+    "  info    this machine: hwloc topology summary and every OpenCL/CUDA/HIP device\n"
+    "  run     run a sweep, write a results directory (records, hardware, plots)\n"
+    "  plot    regenerate the plots of a results directory\n"
+    "\n"
+    "'reprobench <command> --help' describes each.  Exit status: 0 success, 1 a case\n"
+    "failed or did not verify, 2 bad input.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return rb_cli_usage_error("no command given (try 'reprobench --help')");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("reprobench %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "list") == 0)
+        return rb_cli_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return rb_cli_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return rb_cli_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return rb_cli_plot(argc - 1, argv + 1);
+    return rb_cli_usage_error("unknown command '%s' (try 'reprobench --help')", cmd);
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* What a run was made with: meta.json (command, build, compilers, drivers,
+ * environment) and the hardware files (hw.xml, hardware.json, hardware.txt). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/backend/backend.h"
+#include "harness/error.h"
+#include "harness/gitdesc.h"
+#include "harness/hw.h"
+#include "harness/results.h"
+
+static void put(json_t *obj, const char *key, json_t *val, int *bad)
+{
+    if (!val || json_object_set_new(obj, key, val) < 0)
+        *bad = 1;
+}
+
+/* The built object, or NULL (and nothing leaked) if any part failed. */
+static json_t *finish(json_t *obj, int bad)
+{
+    if (bad) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* Every CPU's scaling governor: one name, "mixed: a b", or "unknown" when
+ * sysfs does not say (containers, virtual machines). */
+static json_t *cpu_governor(void)
+{
+    char path[96], word[72], line[64], all[512] = " ";
+    int count = 0;
+
+    for (int cpu = 0; cpu < 4096; cpu++) {
+        FILE *f;
+
+        snprintf(path, sizeof path,
+                 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
+        if (!(f = fopen(path, "r")))
+            break;
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+        line[strcspn(line, " \n")] = '\0';
+        snprintf(word, sizeof word, " %s ", line);
+        if (line[0] && !strstr(all, word) && strlen(all) + strlen(word) < sizeof all) {
+            strcat(all, word + 1);
+            count++;
+        }
+    }
+    if (count == 0)
+        return json_string("unknown");
+    all[strlen(all) - 1] = '\0';
+    if (count == 1)
+        return json_string(all + 1);
+    return json_sprintf("mixed:%s", all);
+}
+
+static json_t *environment(void)
+{
+    static const char *const names[] = {
+        "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "CUDA_VISIBLE_DEVICES",
+        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RB_CL_DIR",
+    };
+    json_t *env = json_object();
+    int bad = 0;
+
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = getenv(names[i]);
+        if (v)
+            put(env, names[i], json_string(v), &bad);
+    }
+    put(env, "cpu_governor", cpu_governor(), &bad);
+    return finish(env, bad);
+}
+
+static json_t *compilers(struct rb_ctx *ctx)
+{
+    json_t *c = json_object(), *backends = rb_backend_versions(ctx);
+    int bad = 0;
+
+    if (c)
+        put(c, "cc", json_string(RB_CC_VERSION), &bad);
+    if (c && json_is_object(backends) && json_object_update(c, backends) < 0)
+        bad = 1;
+    json_decref(backends);
+    return finish(c, bad);
+}
+
+static json_t *seed_json(uint64_t seed)
+{
+    char buf[32];
+
+    if (seed <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)seed);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
+    return json_string(buf);
+}
+
+static json_t *now_utc(void)
+{
+    char buf[32];
+    time_t now = time(NULL);
+    struct tm tm;
+
+    if (!gmtime_r(&now, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        return json_null();
+    return json_string(buf);
+}
+
+/* Write obj as indented JSON to <dir>/name. */
+static int write_json(const char *dir, const char *name, const json_t *obj,
+                      char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32], *text, *grown;
+    size_t len;
+    int status;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(text = json_dumps(obj, JSON_INDENT(2) | JSON_PRESERVE_ORDER))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return RB_ENOMEM;
+    }
+    len = strlen(text);
+    if (!(grown = realloc(text, len + 2))) {
+        free(text);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return RB_ENOMEM;
+    }
+    text = grown;
+    memcpy(text + len, "\n", 2);
+    status = rb_write_file_atomic(path, text, err, errlen);
+    free(text);
+    return status;
+}
+
+int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    json_t *meta = json_object(), *cmd = json_array();
+    char cwd[PATH_MAX], host[256];
+    int bad = 0, status;
+
+    if (!meta || !cmd) {
+        json_decref(cmd);
+        bad = 1;
+        goto out_free_meta;
+    }
+    for (int i = 0; i < argc; i++)
+        if (json_array_append_new(cmd, json_string(argv[i] ? argv[i] : "")) < 0)
+            bad = 1;
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "unknown");
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    put(meta, "schema", json_integer(1), &bad);
+    put(meta, "command", cmd, &bad);
+    put(meta, "cwd", json_string(cwd), &bad);
+    put(meta, "start", now_utc(), &bad);
+    put(meta, "host", json_string(host), &bad);
+    put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
+    put(meta, "version", json_string(PACKAGE_VERSION), &bad);
+    put(meta, "configure", json_string(RB_CONFIGURE_ARGS), &bad);
+    put(meta, "compilers", compilers(ctx), &bad);
+    put(meta, "seed", seed_json(ctx->seed), &bad);
+    put(meta, "environment", environment(), &bad);
+out_free_meta:
+    if (bad) {
+        json_decref(meta);
+        snprintf(err, errlen, "meta.json: out of memory");
+        return RB_ENOMEM;
+    }
+    status = write_json(r->dir, "meta.json", meta, err, errlen);
+    json_decref(meta);
+    return status;
+}
+
+int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32], *text = NULL;
+    size_t len = 0;
+    json_t *summary;
+    FILE *mem;
+    int status;
+
+    snprintf(path, sizeof path, "%s/hw.xml", r->dir);
+    if ((status = rb_hw_export_xml(path, err, errlen)) < 0)
+        return status;
+    if (!(summary = rb_hw_summary(ctx, err, errlen)))
+        return RB_EIO;
+    if ((status = write_json(r->dir, "hardware.json", summary, err, errlen)) < 0)
+        goto out_free_summary;
+    if (!(mem = open_memstream(&text, &len))) {
+        snprintf(err, errlen, "hardware.txt: %s", strerror(errno));
+        status = RB_ENOMEM;
+        goto out_free_summary;
+    }
+    rb_hw_print(mem, summary);
+    if (fclose(mem) != 0) {
+        snprintf(err, errlen, "hardware.txt: out of memory");
+        status = RB_ENOMEM;
+        goto out_free_text;
+    }
+    snprintf(path, sizeof path, "%s/hardware.txt", r->dir);
+    status = rb_write_file_atomic(path, text, err, errlen);
+out_free_text:
+    free(text);
+out_free_summary:
+    json_decref(summary);
+    return status;
+}

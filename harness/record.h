@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* One record per case: its JSON object (schema in README.md), appended as one
+ * line to records.jsonl; records.tsv is derived from those lines. */
+#ifndef RB_RECORD_H
+#define RB_RECORD_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "harness/measure.h"
+#include "harness/variant.h"
+
+#define RB_RECORD_SCHEMA 1
+
+/* What happened to a case. */
+struct rb_outcome {
+    const char *status;         /* "ok", "failed", "skipped" */
+    const char *stage;          /* where it stopped: "setup", "run", "verify", ... or NULL */
+    const char *message;        /* reason for failed / skipped, else "" */
+    const struct rb_measurement *m;     /* NULL when nothing was measured */
+    const struct rb_check *check;       /* NULL when not verified */
+    const struct rb_occ *occ;           /* NULL: occupancy not available */
+};
+
+/* Build the record object of a case (a new reference). */
+json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o);
+
+/* Append rec as one line and flush it to disk.  0 or RB_EIO. */
+int rb_record_append(FILE *f, const json_t *rec);
+
+/* Read every record of a records.jsonl file into a new JSON array.  A final
+ * line without a newline is an interrupted write and is skipped with a note
+ * on stderr; any other malformed line is an error.  Returns 0, or RB_EIO /
+ * RB_EINVAL with a message in err. */
+int rb_records_load(const char *path, json_t **out, char *err, size_t errlen);
+
+/* The case key of a record, as rb_case_key gives it for the case. */
+int rb_record_key(const json_t *rec, char *buf, size_t len);
+
+/* Write records (an array) as TSV for gnuplot: fixed columns, then one column
+ * per axis name found, "NaN" where a record lacks it.  0 or RB_EIO. */
+int rb_records_write_tsv(const json_t *records, FILE *f);
+
+/* Escape s for JSON into buf (quotes not added).  Returns the length needed. */
+size_t rb_json_escape(const char *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* The variant registry: one line per table, each under its backend's
+ * condition.  Adding a variant never touches this file; adding a table is
+ * one line here. */
+#include "config.h"
+#include <string.h>
+#include "harness/registry.h"
+
+extern const struct rb_variant givens_serial_variants[];
+#if RB_HAVE_OPENMP
+extern const struct rb_variant givens_omp_variants[];
+#endif
+
+static const struct rb_variant *const tables[] = {
+    givens_serial_variants,
+#if RB_HAVE_OPENMP
+    givens_omp_variants,
+#endif
+    NULL
+};
+
+const struct rb_variant *rb_registry_get(size_t i)
+{
+    for (size_t t = 0; tables[t]; t++)
+        for (const struct rb_variant *v = tables[t]; v->name; v++)
+            if (i-- == 0)
+                return v;
+    return NULL;
+}
+
+size_t rb_registry_count(void)
+{
+    size_t n = 0;
+    while (rb_registry_get(n))
+        n++;
+    return n;
+}
+
+static const struct rb_axis *find_axis(const struct rb_axis *axes, const char *name)
+{
+    for (; axes && axes->name; axes++)
+        if (strcmp(axes->name, name) == 0)
+            return axes;
+    return NULL;
+}
+
+const struct rb_axis *rb_registry_axis(const char *name)
+{
+    const struct rb_variant *v;
+    const struct rb_axis *a;
+    for (size_t i = 0; (v = rb_registry_get(i)); i++)
+        if ((a = find_axis(v->sizes, name)) || (a = find_axis(v->tunables, name)))
+            return a;
+    return NULL;
+}
+
+int rb_registry_backend_built(enum rb_backend b)
+{
+    switch (b) {
+    case RB_BACKEND_SERIAL:
+        return 1;
+    case RB_BACKEND_OMP:
+#if RB_HAVE_OPENMP
+        return 1;
+#else
+        return 0;
+#endif
+    case RB_BACKEND_OPENCL:
+#if RB_HAVE_OPENCL
+        return 1;
+#else
+        return 0;
+#endif
+    case RB_BACKEND_CUDA:
+#if RB_HAVE_CUDA
+        return 1;
+#else
+        return 0;
+#endif
+    case RB_BACKEND_HIP:
+#if RB_HAVE_HIP
+        return 1;
+#else
+        return 0;
+#endif
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* Every variant that was built, in a fixed order. */
+#ifndef RB_REGISTRY_H
+#define RB_REGISTRY_H
+
+#include "harness/variant.h"
+
+/* The i-th variant, or NULL past the end. */
+const struct rb_variant *rb_registry_get(size_t i);
+size_t rb_registry_count(void);
+/* The axis named `name` in any variant (sizes or tunables), or NULL. */
+const struct rb_axis *rb_registry_axis(const char *name);
+/* 1 if `backend` was built into this binary. */
+int rb_registry_backend_built(enum rb_backend backend);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The run directory results/<timestamp>-<host>/: meta.json, hw.xml,
+ * hardware.json, records.jsonl, records.tsv, plots/. */
+#ifndef RB_RESULTS_H
+#define RB_RESULTS_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "harness/ctx.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+struct rb_run {
+    char dir[PATH_MAX];
+    FILE *records;              /* records.jsonl, opened for appending */
+    json_t *done;               /* object: case key -> true, from a resumed run */
+};
+
+/* Create <parent>/<YYYYmmdd-HHMMSS>-<host>/ (parent created if missing).
+ * 0, or RB_EIO with a message. */
+int rb_run_create(struct rb_run *r, const char *parent, char *err, size_t errlen);
+/* Reopen an existing run directory; records already there fill r->done. */
+int rb_run_resume(struct rb_run *r, const char *dir, char *err, size_t errlen);
+/* meta.json through a temporary file and rename. */
+int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ctx,
+                      char *err, size_t errlen);
+/* hw.xml (hwloc export) and hardware.json (summary with devices). */
+int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen);
+int rb_run_has(const struct rb_run *r, const char *key);
+int rb_run_append(struct rb_run *r, const json_t *rec);
+/* Regenerate records.tsv from records.jsonl (temporary file and rename). */
+int rb_run_write_tsv(const char *dir, char *err, size_t errlen);
+void rb_run_close(struct rb_run *r);
+
+/* Write text to path through path.tmp and rename.  0 or RB_EIO. */
+int rb_write_file_atomic(const char *path, const char *text, char *err, size_t errlen);
+
+#endif

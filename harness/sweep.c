@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* The sweep planner: the Cartesian product of each selected variant's axes
+ * and precisions, after the filters; cases that do not combine are counted
+ * and reported, never silently dropped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/backend/backend.h"
+#include "harness/error.h"
+#include "harness/hw.h"
+#include "harness/registry.h"
+#include "harness/sweep.h"
+
+static int selected(const struct rb_sweep_opts *o, const struct rb_variant *v)
+{
+    return (!o->paper || strcmp(o->paper, v->paper) == 0)
+        && (!o->algo || strcmp(o->algo, v->algo) == 0)
+        && (!o->variant || strcmp(o->variant, v->name) == 0)
+        && (!o->backends || (o->backends & (1u << v->backend)));
+}
+
+static const long long *preset_list(const struct rb_axis *a, enum rb_preset p)
+{
+    if (p == RB_PRESET_QUICK && a->quick)
+        return a->quick;
+    if (p == RB_PRESET_PAPER && a->paper)
+        return a->paper;
+    return a->deflt;
+}
+
+/* The values of one axis for this sweep: the override, else the preset. */
+static size_t axis_values(const struct rb_sweep_opts *o, const struct rb_axis *a,
+                          const long long **vals)
+{
+    for (size_t i = 0; i < o->noverrides; i++)
+        if (strcmp(o->overrides[i].name, a->name) == 0) {
+            *vals = o->overrides[i].v;
+            return o->overrides[i].n;
+        }
+    const long long *l = preset_list(a, o->preset);
+    size_t n = 0;
+    while (l && l[n] != RB_AXIS_END)
+        n++;
+    *vals = l;
+    return n;
+}
+
+static int has_axis(const struct rb_variant *v, const char *name)
+{
+    for (const struct rb_axis *a = v->sizes; a && a->name; a++)
+        if (strcmp(a->name, name) == 0)
+            return 1;
+    for (const struct rb_axis *a = v->tunables; a && a->name; a++)
+        if (strcmp(a->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t splitmix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The data seed depends on the paper and the sizes only, so every variant and
+ * precision of one size sees the same inputs. */
+static uint64_t case_seed(const struct rb_case *c, int nsizes)
+{
+    char buf[32];
+    uint64_t h = fnv1a(0xcbf29ce484222325ull, c->v->paper);
+    for (int i = 0; i < nsizes; i++) {
+        snprintf(buf, sizeof buf, "/%lld", c->params[i].value);
+        h = fnv1a(fnv1a(h, c->params[i].name), buf);
+    }
+    return splitmix(c->ctx->seed ^ h);
+}
+
+/* Host memory a case may take: 90% of the machine's, or RB_MEM_LIMIT_MB. */
+static unsigned long long memory_limit(void)
+{
+    const char *s = getenv("RB_MEM_LIMIT_MB");
+    char *end;
+    if (s && *s) {
+        unsigned long long mb = strtoull(s, &end, 10);
+        if (*end == '\0' && mb > 0)
+            return mb << 20;
+    }
+    return rb_hw_host_memory() / 10 * 9;
+}
+
+struct planner {
+    struct rb_plan *plan;
+    size_t cap;
+    size_t skipped;
+    char first_skip[256];
+};
+
+static int push(struct planner *pl, const struct rb_case *c)
+{
+    if (pl->plan->n == pl->cap) {
+        size_t cap = pl->cap ? 2 * pl->cap : 64;
+        struct rb_case *p = realloc(pl->plan->cases, cap * sizeof *p);
+        if (!p)
+            return RB_ENOMEM;
+        pl->plan->cases = p;
+        pl->cap = cap;
+    }
+    pl->plan->cases[pl->plan->n++] = *c;
+    return 0;
+}
+
+/* Expand one variant at one precision over all its axes. */
+static int expand(struct planner *pl, const struct rb_sweep_opts *o, struct rb_ctx *ctx,
+                  const struct rb_variant *v, enum rb_prec prec, char *err, size_t errlen)
+{
+    const struct rb_axis *axes[RB_MAX_PARAMS];
+    const long long *vals[RB_MAX_PARAMS];
+    size_t nvals[RB_MAX_PARAMS], idx[RB_MAX_PARAMS] = { 0 };
+    int na = 0, nsizes = 0;
+    for (const struct rb_axis *a = v->sizes; a && a->name; a++, nsizes++)
+        axes[na++] = a;
+    for (const struct rb_axis *a = v->tunables; a && a->name; a++)
+        axes[na++] = a;
+    for (int i = 0; i < na; i++) {
+        nvals[i] = axis_values(o, axes[i], &vals[i]);
+        if (nvals[i] == 0) {
+            snprintf(err, errlen, "%s/%s/%s has no values for axis '%s': give --%s",
+                     v->paper, v->algo, v->name, axes[i]->name, axes[i]->name);
+            return RB_EINVAL;
+        }
+    }
+    unsigned long long host_mem = memory_limit();
+    for (;;) {
+        struct rb_case c;
+        memset(&c, 0, sizeof c);
+        c.v = v;
+        c.ctx = ctx;
+        c.prec = prec;
+        c.nparams = na;
+        c.device_ms = -1;
+        c.transfer_ms = -1;
+        c.build_ms = -1;
+        for (int i = 0; i < na; i++) {
+            c.params[i].name = axes[i]->name;
+            c.params[i].value = vals[i][idx[i]];
+        }
+        c.seed = case_seed(&c, nsizes);
+        int rc = v->admit ? v->admit(&c) : 0;
+        if (rc == RB_ESKIP) {
+            if (pl->skipped++ == 0) {
+                char label[160];
+                rb_case_label(&c, label, sizeof label);
+                snprintf(pl->first_skip, sizeof pl->first_skip, "%.120s: %.120s", label, c.msg);
+            }
+        } else if (rc) {
+            rb_case_label(&c, err, errlen);
+            size_t l = strlen(err);
+            snprintf(err + l, errlen - l, ": %s", c.msg);
+            return RB_EINVAL;
+        } else {
+            if (v->footprint && (v->backend == RB_BACKEND_SERIAL || v->backend == RB_BACKEND_OMP)
+                && host_mem && v->footprint(&c) > host_mem) {
+                char label[160];
+                rb_case_label(&c, label, sizeof label);
+                snprintf(err, errlen, "%s needs %.2f GiB, more than the %.2f GiB this host allows",
+                         label, (double)v->footprint(&c) / (1 << 30),
+                         (double)host_mem / (1 << 30));
+                return RB_ENOMEM;
+            }
+            if (push(pl, &c))
+                return RB_ENOMEM;
+        }
+        int i = na - 1;                 /* odometer: last axis fastest */
+        while (i >= 0 && ++idx[i] == nvals[i])
+            idx[i--] = 0;
+        if (i < 0)
+            return 0;
+    }
+}
+
+int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx, struct rb_plan *out,
+                  char *err, size_t errlen)
+{
+    struct planner pl = { .plan = out };
+    const struct rb_variant *v;
+    int matched = 0, rc = 0;
+    char why[256];
+    memset(out, 0, sizeof *out);
+
+    for (size_t i = 0; i < o->noverrides; i++) {
+        int used = 0;
+        for (size_t k = 0; (v = rb_registry_get(k)); k++)
+            used |= selected(o, v) && has_axis(v, o->overrides[i].name);
+        if (!used) {
+            snprintf(err, errlen, "--%s: no selected variant has an axis '%s'",
+                     o->overrides[i].name, o->overrides[i].name);
+            return RB_EINVAL;
+        }
+    }
+    for (size_t k = 0; (v = rb_registry_get(k)) && !rc; k++) {
+        if (!selected(o, v))
+            continue;
+        matched++;
+        why[0] = '\0';
+        if (!v->available(ctx, why, sizeof why)) {
+            /* Asked for by name: an error.  Merely part of "everything": noted. */
+            if (o->variant || o->backends) {
+                snprintf(err, errlen, "%s/%s/%s on %s is not available here: %s", v->paper,
+                         v->algo, v->name, rb_backend_name(v->backend), why);
+                rc = RB_ENODEV;
+                break;
+            }
+            if (!ctx->quiet)
+                fprintf(stderr, "reprobench: skipping %s/%s/%s on %s: %s\n", v->paper, v->algo,
+                        v->name, rb_backend_name(v->backend), why);
+            continue;
+        }
+        unsigned precs = v->precs & (o->precs ? o->precs : ~0u);
+        for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64 && !rc; p <<= 1)
+            if (precs & p)
+                rc = expand(&pl, o, ctx, v, (enum rb_prec)p, err, errlen);
+    }
+    if (!rc && !matched) {
+        snprintf(err, errlen, "no variant matches the filters (see 'reprobench list')");
+        rc = RB_EINVAL;
+    } else if (!rc && out->n == 0 && pl.skipped) {
+        snprintf(err, errlen, "no case left to run: %s", pl.first_skip);
+        rc = RB_EINVAL;
+    }
+    if (!rc && pl.skipped && !ctx->quiet)
+        fprintf(stderr, "reprobench: %zu case%s left out because the parameters do not "
+                "combine, e.g. %s\n", pl.skipped, pl.skipped == 1 ? "" : "s", pl.first_skip);
+    if (rc)
+        rb_plan_free(out);
+    return rc;
+}
+
+void rb_plan_free(struct rb_plan *p)
+{
+    free(p->cases);
+    p->cases = NULL;
+    p->n = 0;
+}
+
+void rb_case_key(const struct rb_case *c, char *buf, size_t len)
+{
+    size_t l = (size_t)snprintf(buf, len, "%s/%s/%s/%s/%s", c->v->paper, c->v->algo,
+                                c->v->name, rb_backend_name(c->v->backend),
+                                rb_prec_name(c->prec));
+    for (int i = 0; i < c->nparams && l < len; i++)
+        l += (size_t)snprintf(buf + l, len - l, "/%s=%lld", c->params[i].name,
+                              c->params[i].value);
+}
+
+void rb_case_label(const struct rb_case *c, char *buf, size_t len)
+{
+    size_t l = (size_t)snprintf(buf, len, "%s/%s/%s %s %s", c->v->paper, c->v->algo,
+                                c->v->name, rb_backend_name(c->v->backend),
+                                rb_prec_name(c->prec));
+    for (int i = 0; i < c->nparams && l < len; i++)
+        l += (size_t)snprintf(buf + l, len - l, " %s=%lld", c->params[i].name,
+                              c->params[i].value);
+}

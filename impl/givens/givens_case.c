@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* Setup, verification and teardown shared by the CPU Givens variants, the
+ * serial variants' timed regions, and the axes they sweep. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/backend/cpu.h"
+#include "harness/error.h"
+#include "impl/common/rng.h"
+#include "impl/givens/givens.h"
+#include "impl/givens/givens_case.h"
+
+/* Axis values.  n: the paper's CPU grid is N = 20 to 1120 in steps of 220
+ * (notes section 7).  m: 0 means all rows. */
+static const long long n_deflt[] = { 64, 128, 256, 512, RB_AXIS_END };
+static const long long n_quick[] = { 64, 128, 256, RB_AXIS_END };
+static const long long n_paper[] = { 20, 240, 460, 680, 900, 1120, RB_AXIS_END };
+static const long long m_all[] = { 0, RB_AXIS_END };
+static const long long threads_deflt[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
+static const long long threads_quick[] = { 1, 2, RB_AXIS_END };
+static const long long threads_paper[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
+
+const struct rb_axis givens_sizes[] = {
+    { .name = "n", .help = "matrix size n (U is n x n; odd n pads the schedule)",
+      .min = 2, .max = 65536, .deflt = n_deflt, .quick = n_quick, .paper = n_paper },
+    { .name = "m", .help = "rows kept (paper section 5: pairs with i >= m dropped); "
+                           "0: all rows",
+      .min = 0, .max = 65536, .deflt = m_all, .quick = m_all, .paper = m_all },
+    { 0 }
+};
+
+const struct rb_axis givens_threads_axis[] = {
+    { .name = "threads", .help = "OpenMP threads",
+      .min = 1, .max = 1024, .deflt = threads_deflt, .quick = threads_quick,
+      .paper = threads_paper },
+    { 0 }
+};
+
+static int case_m(const struct rb_case *c)
+{
+    long long m = rb_case_param(c, "m", 0);
+    return m < 0 ? 0 : (int)m;
+}
+
+int givens_admit(struct rb_case *c)
+{
+    long long n = rb_case_param(c, "n", 0), m = case_m(c);
+    long long threads = rb_case_param(c, "threads", 1);
+    if (n < 2)
+        return rb_fail(c, RB_ESKIP, "n=%lld: Givens needs n >= 2", n);
+    if (m > n)
+        return rb_fail(c, RB_ESKIP, "m=%lld > n=%lld", m, n);
+    if (threads > rb_omp_max_threads())
+        return rb_fail(c, RB_ESKIP, "threads=%lld > the %d cores OpenMP may use here",
+                       threads, rb_omp_max_threads());
+    return 0;
+}
+
+size_t givens_footprint(const struct rb_case *c)
+{
+    size_t n = (size_t)rb_case_param(c, "n", 0), sz = rb_prec_size(c->prec);
+    size_t count = givens_theta_count((int)n, case_m(c));
+    size_t bytes = count * (sz + sizeof(double)) + n * n * sz;
+    if (strcmp(c->v->algo, "backward") == 0)
+        bytes += n * n * sz + count * sz + givens_backward_work_count((int)n) * sz
+                 + 2 * n * GIVENS_COTANGENT_RANK * sizeof(double);
+    return bytes;
+}
+
+static void fill_nan(void *p, size_t len, enum rb_prec prec)
+{
+    for (size_t k = 0; k < len; k++)
+        if (prec == RB_PREC_F64)
+            ((double *)p)[k] = NAN;
+        else
+            ((float *)p)[k] = NAN;
+}
+
+/* Gamma = G X^T in the case's precision. */
+static void form_gamma(const struct givens_state *s, enum rb_prec prec)
+{
+    int n = s->n, r = GIVENS_COTANGENT_RANK;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            double v = 0.0;
+            for (int k = 0; k < r; k++)
+                v += s->G[(size_t)a * r + k] * s->X[(size_t)b * r + k];
+            if (prec == RB_PREC_F64)
+                ((double *)s->gamma)[(size_t)a * n + b] = v;
+            else
+                ((float *)s->gamma)[(size_t)a * n + b] = (float)v;
+        }
+}
+
+/* Draw the angles; an fp32 case rounds them, and theta_d keeps the rounded
+ * values so the fp64 reference describes the same matrix. */
+static void draw_theta(struct givens_state *s, uint64_t seed, enum rb_prec prec)
+{
+    struct rb_rng r;
+    rb_rng_seed(&r, rb_seed_derive(seed, "givens/theta"));
+    for (size_t e = 0; e < s->count; e++) {
+        double t = rb_rng_range(&r, -M_PI, M_PI);
+        if (prec == RB_PREC_F64) {
+            ((double *)s->theta)[e] = t;
+        } else {
+            ((float *)s->theta)[e] = (float)t;
+            t = (float)t;
+        }
+        s->theta_d[e] = t;
+    }
+}
+
+static int setup_backward(struct rb_case *c, struct givens_state *s)
+{
+    size_t nn = (size_t)s->n * s->n, sz = rb_prec_size(c->prec);
+    size_t lr = (size_t)s->n * GIVENS_COTANGENT_RANK;
+    s->gamma = malloc(nn * sz);
+    s->dtheta = malloc(s->count * sz);
+    s->work = malloc(givens_backward_work_count(s->n) * sz);
+    s->G = malloc(lr * sizeof *s->G);
+    s->X = malloc(lr * sizeof *s->X);
+    if (!s->gamma || !s->dtheta || !s->work || !s->G || !s->X)
+        return rb_fail(c, RB_ENOMEM, "backward arrays for n=%d", s->n);
+    struct rb_rng r;
+    rb_rng_seed(&r, rb_seed_derive(c->seed, "givens/cotangent"));
+    for (size_t k = 0; k < lr; k++)
+        s->G[k] = rb_rng_normal(&r);
+    for (size_t k = 0; k < lr; k++)
+        s->X[k] = rb_rng_normal(&r);
+    form_gamma(s, c->prec);
+    if (c->prec == RB_PREC_F64)
+        givens_forward_rr_d(s->n, s->m, s->theta, s->U);
+    else
+        givens_forward_rr_f(s->n, s->m, s->theta, s->U);
+    fill_nan(s->dtheta, s->count, c->prec);
+    fill_nan(s->work, givens_backward_work_count(s->n), c->prec);
+    return 0;
+}
+
+int givens_setup(struct rb_case *c)
+{
+    struct givens_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return rb_fail(c, RB_ENOMEM, "givens state");
+    c->state = s;
+    c->device_ms = -1;
+    snprintf(c->device, sizeof c->device, "%s", rb_cpu_name());
+    s->n = (int)rb_case_param(c, "n", 0);
+    s->m = case_m(c);
+    s->threads = (int)rb_case_param(c, "threads", 1);
+    s->backward = strcmp(c->v->algo, "backward") == 0;
+    if (s->n < 2 || s->m > s->n)
+        return rb_fail(c, RB_EINVAL, "n=%d m=%d do not combine", s->n, s->m);
+    s->count = givens_theta_count(s->n, s->m);
+    size_t sz = rb_prec_size(c->prec), nn = (size_t)s->n * s->n;
+    s->theta_d = malloc(s->count * sizeof *s->theta_d);
+    s->theta = malloc(s->count * sz);
+    s->U = malloc(nn * sz);
+    if (!s->theta_d || !s->theta || !s->U)
+        return rb_fail(c, RB_ENOMEM, "angles and U for n=%d", s->n);
+    draw_theta(s, c->seed, c->prec);
+    if (s->backward)
+        return setup_backward(c, s);
+    fill_nan(s->U, nn, c->prec);
+    return 0;
+}
+
+int givens_verify(struct rb_case *c, struct rb_check *out)
+{
+    struct givens_state *s = c->state;
+    int rc;
+    if (s->backward)
+        rc = givens_check_backward(s->n, s->m, s->theta_d, s->dtheta, c->prec, s->G, s->X,
+                                   GIVENS_COTANGENT_RANK, out);
+    else
+        rc = givens_check_forward(s->n, s->m, s->theta_d, s->U, c->prec,
+                                  rb_seed_derive(c->seed, "givens/probe"), out);
+    return rc ? rb_fail(c, rc, "verification buffers for n=%d", s->n) : 0;
+}
+
+void givens_teardown(struct rb_case *c)
+{
+    struct givens_state *s = c->state;
+    if (!s)
+        return;
+    free(s->X);
+    free(s->G);
+    free(s->work);
+    free(s->dtheta);
+    free(s->gamma);
+    free(s->U);
+    free(s->theta);
+    free(s->theta_d);
+    free(s);
+    c->state = NULL;
+}
+
+int givens_run_forward_seq(struct rb_case *c)
+{
+    struct givens_state *s = c->state;
+    if (c->prec == RB_PREC_F64)
+        givens_forward_seq_d(s->n, s->m, s->theta, s->U);
+    else
+        givens_forward_seq_f(s->n, s->m, s->theta, s->U);
+    c->device_ms = -1;
+    return 0;
+}
+
+int givens_run_forward_rr(struct rb_case *c)
+{
+    struct givens_state *s = c->state;
+    if (c->prec == RB_PREC_F64)
+        givens_forward_rr_d(s->n, s->m, s->theta, s->U);
+    else
+        givens_forward_rr_f(s->n, s->m, s->theta, s->U);
+    c->device_ms = -1;
+    return 0;
+}
+
+int givens_run_backward_rr(struct rb_case *c)
+{
+    struct givens_state *s = c->state;
+    if (c->prec == RB_PREC_F64)
+        givens_backward_rr_d(s->n, s->m, s->theta, s->U, s->gamma, s->dtheta, s->work);
+    else
+        givens_backward_rr_f(s->n, s->m, s->theta, s->U, s->gamma, s->dtheta, s->work);
+    c->device_ms = -1;
+    return 0;
+}

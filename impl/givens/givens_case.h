@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* The glue between the harness and the CPU Givens variants: axes, per-case
+ * state and the entry points the variant tables name. */
+#ifndef GIVENS_CASE_H
+#define GIVENS_CASE_H
+
+#include <stddef.h>
+#include "harness/variant.h"
+
+/* Rank of the backward cases' cotangent Gamma = G X^T (givens_check_backward). */
+#define GIVENS_COTANGENT_RANK 4
+
+/* One case's data.  Arrays marked "prec" hold float or double per c->prec. */
+struct givens_state {
+    int n, m, threads;          /* m = 0: all rows */
+    int backward;               /* algo "backward" */
+    size_t count;               /* angles N */
+    double *theta_d;            /* the angles in fp64, exactly those the case uses */
+    void *theta;                /* prec: the angles the variant reads */
+    void *U;                    /* prec, n x n: forward output, backward input */
+    void *gamma;                /* prec, n x n: dL/dU = G X^T (backward) */
+    void *dtheta;               /* prec, N: backward output */
+    void *work;                 /* prec: givens_backward_work_count(n) */
+    double *G, *X;              /* n x GIVENS_COTANGENT_RANK factors of gamma */
+};
+
+/* Axes: sizes n and m; the OpenMP tunable threads. */
+extern const struct rb_axis givens_sizes[];
+extern const struct rb_axis givens_threads_axis[];
+
+/* The variant tables (givens_serial_table.c, givens_omp_table.c). */
+extern const struct rb_variant givens_serial_variants[];
+extern const struct rb_variant givens_omp_variants[];
+
+/* RB_ESKIP when m > n or threads exceed the cores OpenMP may use. */
+int givens_admit(struct rb_case *c);
+/* Host bytes of the case's arrays. */
+size_t givens_footprint(const struct rb_case *c);
+/* Allocate, draw theta uniform in [-pi, pi) from c->seed; for the backward,
+ * form U (Algorithm 2, untimed) and Gamma; poison outputs with NaN.
+ * 0, RB_EINVAL or RB_ENOMEM (message in c->msg). */
+int givens_setup(struct rb_case *c);
+/* The check of givens_check_forward or _backward, per the case's algo. */
+int givens_verify(struct rb_case *c, struct rb_check *out);
+/* Free everything; safe after a partial setup and twice. */
+void givens_teardown(struct rb_case *c);
+
+/* Timed regions of the serial variants. */
+int givens_run_forward_seq(struct rb_case *c);
+int givens_run_forward_rr(struct rb_case *c);
+int givens_run_backward_rr(struct rb_case *c);
+
+#endif

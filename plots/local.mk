@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+# plots/local.mk: one gnuplot script per figure, installed with the program.
+nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp

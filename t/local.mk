@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: MIT
+# t/local.mk: TAP tests.  Each C test links librb_core.a; shell tests drive the CLI.
+AM_TESTS_ENVIRONMENT = RB_BIN='$(abs_top_builddir)/reprobench'; export RB_BIN; \
+	RB_TOP_SRCDIR='$(abs_top_srcdir)'; export RB_TOP_SRCDIR; \
+	RB_PLOTS_DIR='$(abs_top_srcdir)/plots'; export RB_PLOTS_DIR; \
+	OMP_NUM_THREADS=2; export OMP_NUM_THREADS;
+EXTRA_DIST += %reldir%/tap.h %reldir%/cli_lib.sh
+
+check_PROGRAMS += t/stats_median t/parse_args t/registry_unique_names
+TESTS += t/stats_median t/parse_args t/registry_unique_names
+t_stats_median_LDADD = $(RB_TEST_LIBS)
+t_parse_args_LDADD = $(RB_TEST_LIBS)
+t_registry_unique_names_SOURCES = t/registry_unique_names.c harness/registry.c
+t_registry_unique_names_LDADD = $(RB_TEST_LIBS)
+TESTS += t/cli_errors.sh t/cli_run.sh
+EXTRA_DIST += t/cli_errors.sh t/cli_run.sh
+check_PROGRAMS += t/json_escape t/record_roundtrip t/results_resume
+TESTS += t/json_escape t/record_roundtrip t/results_resume
+# record.c names cases with rb_case_key, which plans through the registry.
+t_json_escape_SOURCES = t/json_escape.c harness/registry.c
+t_json_escape_LDADD = $(RB_TEST_LIBS)
+t_record_roundtrip_SOURCES = t/record_roundtrip.c harness/registry.c
+t_record_roundtrip_LDADD = $(RB_TEST_LIBS)
+t_results_resume_SOURCES = t/results_resume.c harness/registry.c
+t_results_resume_LDADD = $(RB_TEST_LIBS)
+TESTS += t/plot_givens.sh
+EXTRA_DIST += t/plot_givens.sh
+
+# Round-robin schedule and the CPU Givens code.
+check_PROGRAMS += t/rr_schedule t/givens_forward t/givens_backward t/givens_check
+TESTS += t/rr_schedule t/givens_forward t/givens_backward t/givens_check
+t_rr_schedule_LDADD = $(RB_TEST_LIBS)
+t_givens_forward_LDADD = $(RB_TEST_LIBS)
+t_givens_backward_LDADD = $(RB_TEST_LIBS)
+t_givens_check_LDADD = $(RB_TEST_LIBS)
+if RB_HAVE_OPENMP
+check_PROGRAMS += t/givens_omp
+TESTS += t/givens_omp
+t_givens_omp_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENMP
+check_PROGRAMS += t/givens_cases
+TESTS += t/givens_cases
+t_givens_cases_SOURCES = t/givens_cases.c harness/registry.c
+t_givens_cases_LDADD = $(RB_TEST_LIBS)
+# Hardware tagging and the backend plumbing (harness/hw.c, harness/backend/).
+check_PROGRAMS += t/hw_summary t/backend_occ
+TESTS += t/hw_summary t/backend_occ
+t_hw_summary_LDADD = $(RB_TEST_LIBS)
+t_backend_occ_LDADD = $(RB_TEST_LIBS)
+EXTRA_DIST += kernels/opencl/rb_selftest.cl
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/backend_opencl
+TESTS += t/backend_opencl
+t_backend_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_backend_opencl_SOURCES = t/backend_opencl.c
+nodist_t_backend_opencl_SOURCES = kernels/opencl/rb_selftest.c
+CLEANFILES += kernels/opencl/rb_selftest.c
+t_backend_opencl_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+check_PROGRAMS += t/backend_cuda
+TESTS += t/backend_cuda
+t_backend_cuda_SOURCES = t/backend_cuda.c t/backend_cuda_kernel.cu
+nodist_EXTRA_t_backend_cuda_SOURCES = build-aux/link-cxx.cxx
+t_backend_cuda_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/backend_hip
+TESTS += t/backend_hip
+t_backend_hip_SOURCES = t/backend_hip.c t/backend_hip_kernel.hip
+nodist_EXTRA_t_backend_hip_SOURCES = build-aux/link-cxx.cxx
+t_backend_hip_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
