@@ -209,7 +209,7 @@ static void check_apply(struct rb_rng *r, int n, int m, int B)
     memcpy(D, GY, nb * sizeof *D);
     for (size_t e = 0; e < count; e++)
         got[e] = NAN;
-    givens_apply_backward_d(n, m, theta, Y, D, B, got);
+    givens_apply_backward_d(n, m, theta, Y, D, B, got, NULL);
     double scale = max_abs(ref, count) > 1.0 ? max_abs(ref, count) : 1.0;
     double d = max_abs_diff(got, ref, count);
     if (!tap_ok(d <= 1e-12 * scale, "n=%d m=%d B=%d: apply-form JVP = Algorithm 3", n, m, B))

@@ -160,7 +160,7 @@ void givens_apply_d(int n, int m, const double *theta, double *X, int B)
  * Y_k GY_k^T is the X_k of notes section 5 and the gradient is its
  * antisymmetric part at (i, j). */
 void givens_apply_backward_d(int n, int m, const double *theta, double *Y, double *GY,
-                             int B, double *dtheta)
+                             int B, double *dtheta, double *dscale)
 {
     int nt = rb_rr_padded(n), slots = rb_rr_slots(n);
     for (int step = 0; step < rb_rr_steps(n); step++)
@@ -176,5 +176,11 @@ void givens_apply_backward_d(int n, int m, const double *theta, double *Y, doubl
             givens_rot_rows_d(yi, yj, (size_t)B, c, -s);
             givens_rot_rows_d(gi, gj, (size_t)B, c, -s);
             dtheta[e] = givens_cross_dot_d(yi, yj, gi, gj, (size_t)B);
+            if (dscale) {
+                double a = 0.0;
+                for (int b = 0; b < B; b++)
+                    a += fabs(yi[b] * gj[b]) + fabs(yj[b] * gi[b]);
+                dscale[e] = a;
+            }
         }
 }
