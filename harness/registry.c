@@ -10,11 +10,23 @@ extern const struct rb_variant givens_serial_variants[];
 #if RB_HAVE_OPENMP
 extern const struct rb_variant givens_omp_variants[];
 #endif
+#if RB_HAVE_OPENCL
+extern const struct rb_variant givens_opencl_variants[];
+#endif
+#if RB_HAVE_CUDA
+extern const struct rb_variant givens_cuda_variants[];
+#endif
 
 static const struct rb_variant *const tables[] = {
     givens_serial_variants,
 #if RB_HAVE_OPENMP
     givens_omp_variants,
+#endif
+#if RB_HAVE_OPENCL
+    givens_opencl_variants,
+#endif
+#if RB_HAVE_CUDA
+    givens_cuda_variants,
 #endif
     NULL
 };

@@ -71,3 +71,17 @@ t_backend_hip_SOURCES = t/backend_hip.c t/backend_hip_kernel.hip
 nodist_EXTRA_t_backend_hip_SOURCES = build-aux/link-cxx.cxx
 t_backend_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
+if RB_HAVE_CUDA
+check_PROGRAMS += t/givens_cuda
+TESTS += t/givens_cuda
+t_givens_cuda_SOURCES = t/givens_cuda.c harness/registry.c
+t_givens_cuda_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+# The OpenCL Givens variants on whatever OpenCL device is there (PoCL in CI).
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/givens_opencl
+TESTS += t/givens_opencl
+t_givens_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_givens_opencl_SOURCES = t/givens_opencl.c harness/registry.c
+t_givens_opencl_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL

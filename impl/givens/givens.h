@@ -30,6 +30,10 @@
 #include <stdint.h>
 #include "harness/variant.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Number of angles N = m n - m(m+1)/2 (m == 0 or m >= n - 1: n(n-1)/2). */
 size_t givens_theta_count(int n, int m);
 /* Index of the angle of pair (i, j), i < j, in theta. */
@@ -81,9 +85,12 @@ void givens_apply_d(int n, int m, const double *theta, double *X, int B);
  * given Y = U X and GY = dL/dY (both n x B), sweep the blocks b_1 ... b_{n-1}
  * applying G_b^T to the rows of Y and GY, and read
  * dtheta_e = sum_b (Y_ib GY_jb - Y_jb GY_ib) after each block's update.
- * On return Y holds X and GY holds dL/dX = U^T GY.  O(n^2 B). */
+ * On return Y holds X and GY holds dL/dX = U^T GY.  O(n^2 B).  When dscale
+ * is not NULL it receives, per angle, the sum of the magnitudes of the terms
+ * of its dot products: the size rounding errors scale with, which unlike
+ * dtheta itself does not vanish by cancellation. */
 void givens_apply_backward_d(int n, int m, const double *theta, double *Y, double *GY,
-                             int B, double *dtheta);
+                             int B, double *dtheta, double *dscale);
 
 /* Verification shared by every Givens variant, any backend (givens_check.c).
  * Each returns 0 with the verdict in *out, or RB_ENOMEM.  NaN anywhere fails. */
@@ -98,10 +105,15 @@ int givens_check_forward(int n, int m, const double *theta_d, const void *U,
 /* dtheta (N values, float or double per prec) against the JVP for the
  * low-rank cotangent Gamma = G X^T (G, X n x r, row-major): since
  * tr(Gamma^T U) = <G, U X>, the reference is givens_apply_backward_d on
- * (U X, G), O(n^2 r).  Largest entry error over the reference's RMS,
- * tolerance 8 n eps(prec). */
+ * (U X, G), O(n^2 r).  Largest entry error over the RMS of the terms' sizes
+ * (dscale of givens_apply_backward_d; the reference's own RMS can cancel to
+ * nearly zero when there are few angles), tolerance 8 n eps(prec). */
 int givens_check_backward(int n, int m, const double *theta_d, const void *dtheta,
                           enum rb_prec prec, const double *G, const double *X, int r,
                           struct rb_check *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

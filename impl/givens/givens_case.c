@@ -17,6 +17,11 @@ static const long long n_deflt[] = { 64, 128, 256, 512, RB_AXIS_END };
 static const long long n_quick[] = { 64, 128, 256, RB_AXIS_END };
 static const long long n_paper[] = { 20, 240, 460, 680, 900, 1120, RB_AXIS_END };
 static const long long m_all[] = { 0, RB_AXIS_END };
+/* GPU n: the paper's GPU grid goes to 2000 (notes section 7), then beyond. */
+static const long long n_gpu_deflt[] = { 256, 512, 1024, 2048, RB_AXIS_END };
+static const long long n_gpu_quick[] = { 64, 256, RB_AXIS_END };
+static const long long n_gpu_paper[] = { 20, 240, 460, 680, 900, 1120, 1560, 2000, 4096, 8192,
+                                         RB_AXIS_END };
 static const long long threads_deflt[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long threads_quick[] = { 1, 2, RB_AXIS_END };
 static const long long threads_paper[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
@@ -24,6 +29,16 @@ static const long long threads_paper[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 const struct rb_axis givens_sizes[] = {
     { .name = "n", .help = "matrix size n (U is n x n; odd n pads the schedule)",
       .min = 2, .max = 65536, .deflt = n_deflt, .quick = n_quick, .paper = n_paper },
+    { .name = "m", .help = "rows kept (paper section 5: pairs with i >= m dropped); "
+                           "0: all rows",
+      .min = 0, .max = 65536, .deflt = m_all, .quick = m_all, .paper = m_all },
+    { 0 }
+};
+
+const struct rb_axis givens_gpu_sizes[] = {
+    { .name = "n", .help = "matrix size n (U is n x n; odd n pads the schedule)",
+      .min = 2, .max = 65536, .deflt = n_gpu_deflt, .quick = n_gpu_quick,
+      .paper = n_gpu_paper },
     { .name = "m", .help = "rows kept (paper section 5: pairs with i >= m dropped); "
                            "0: all rows",
       .min = 0, .max = 65536, .deflt = m_all, .quick = m_all, .paper = m_all },
@@ -93,22 +108,32 @@ static void form_gamma(const struct givens_state *s, enum rb_prec prec)
         }
 }
 
-/* Draw the angles; an fp32 case rounds them, and theta_d keeps the rounded
- * values so the fp64 reference describes the same matrix. */
-static void draw_theta(struct givens_state *s, uint64_t seed, enum rb_prec prec)
+void givens_theta_draw(uint64_t seed, enum rb_prec prec, size_t count, double *theta_d,
+                       void *theta)
 {
     struct rb_rng r;
     rb_rng_seed(&r, rb_seed_derive(seed, "givens/theta"));
-    for (size_t e = 0; e < s->count; e++) {
+    for (size_t e = 0; e < count; e++) {
         double t = rb_rng_range(&r, -M_PI, M_PI);
         if (prec == RB_PREC_F64) {
-            ((double *)s->theta)[e] = t;
+            ((double *)theta)[e] = t;
         } else {
-            ((float *)s->theta)[e] = (float)t;
+            ((float *)theta)[e] = (float)t;
             t = (float)t;
         }
-        s->theta_d[e] = t;
+        theta_d[e] = t;
     }
+}
+
+void givens_cotangent_draw(uint64_t seed, int n, double *G, double *X)
+{
+    size_t lr = (size_t)n * GIVENS_COTANGENT_RANK;
+    struct rb_rng r;
+    rb_rng_seed(&r, rb_seed_derive(seed, "givens/cotangent"));
+    for (size_t k = 0; k < lr; k++)
+        G[k] = rb_rng_normal(&r);
+    for (size_t k = 0; k < lr; k++)
+        X[k] = rb_rng_normal(&r);
 }
 
 static int setup_backward(struct rb_case *c, struct givens_state *s)
@@ -122,12 +147,7 @@ static int setup_backward(struct rb_case *c, struct givens_state *s)
     s->X = malloc(lr * sizeof *s->X);
     if (!s->gamma || !s->dtheta || !s->work || !s->G || !s->X)
         return rb_fail(c, RB_ENOMEM, "backward arrays for n=%d", s->n);
-    struct rb_rng r;
-    rb_rng_seed(&r, rb_seed_derive(c->seed, "givens/cotangent"));
-    for (size_t k = 0; k < lr; k++)
-        s->G[k] = rb_rng_normal(&r);
-    for (size_t k = 0; k < lr; k++)
-        s->X[k] = rb_rng_normal(&r);
+    givens_cotangent_draw(c->seed, s->n, s->G, s->X);
     form_gamma(s, c->prec);
     if (c->prec == RB_PREC_F64)
         givens_forward_rr_d(s->n, s->m, s->theta, s->U);
@@ -159,7 +179,7 @@ int givens_setup(struct rb_case *c)
     s->U = malloc(nn * sz);
     if (!s->theta_d || !s->theta || !s->U)
         return rb_fail(c, RB_ENOMEM, "angles and U for n=%d", s->n);
-    draw_theta(s, c->seed, c->prec);
+    givens_theta_draw(c->seed, c->prec, s->count, s->theta_d, s->theta);
     if (s->backward)
         return setup_backward(c, s);
     fill_nan(s->U, nn, c->prec);

@@ -5,7 +5,12 @@
 #define GIVENS_CASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Rank of the backward cases' cotangent Gamma = G X^T (givens_check_backward). */
 #define GIVENS_COTANGENT_RANK 4
@@ -24,13 +29,23 @@ struct givens_state {
     double *G, *X;              /* n x GIVENS_COTANGENT_RANK factors of gamma */
 };
 
-/* Axes: sizes n and m; the OpenMP tunable threads. */
+/* Axes: sizes n and m (CPU and GPU grids); the OpenMP tunable threads. */
 extern const struct rb_axis givens_sizes[];
+extern const struct rb_axis givens_gpu_sizes[];
 extern const struct rb_axis givens_threads_axis[];
 
 /* The variant tables (givens_serial_table.c, givens_omp_table.c). */
 extern const struct rb_variant givens_serial_variants[];
 extern const struct rb_variant givens_omp_variants[];
+
+/* The case's data, the same for every backend.  theta_d gets `count` angles
+ * uniform in [-pi, pi) from `seed`, theta the same in prec (an fp32 case
+ * rounds them, and theta_d keeps the rounded values so the fp64 reference
+ * describes the same matrix).  G and X get the n x GIVENS_COTANGENT_RANK
+ * normal factors of Gamma = G X^T. */
+void givens_theta_draw(uint64_t seed, enum rb_prec prec, size_t count, double *theta_d,
+                       void *theta);
+void givens_cotangent_draw(uint64_t seed, int n, double *G, double *X);
 
 /* RB_ESKIP when m > n or threads exceed the cores OpenMP may use. */
 int givens_admit(struct rb_case *c);
@@ -49,5 +64,9 @@ void givens_teardown(struct rb_case *c);
 int givens_run_forward_seq(struct rb_case *c);
 int givens_run_forward_rr(struct rb_case *c);
 int givens_run_backward_rr(struct rb_case *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,8 +1,23 @@
 # SPDX-License-Identifier: MIT
-# impl/givens/local.mk: round-robin Givens rotations (forward, JVP) on the CPU.
+# impl/givens/local.mk: round-robin Givens rotations (forward, JVP) on the CPU and CUDA.
 librb_core_a_SOURCES += \
 	%reldir%/givens.h %reldir%/givens_rot.h %reldir%/givens_ref.c %reldir%/givens_check.c \
 	%reldir%/givens_case.h %reldir%/givens_case.c %reldir%/givens_serial_table.c
 if RB_HAVE_OPENMP
 librb_core_a_SOURCES += %reldir%/givens_omp.c %reldir%/givens_omp_table.c
 endif RB_HAVE_OPENMP
+if RB_HAVE_CUDA
+librb_cuda_a_SOURCES += \
+	%reldir%/givens_cuda.h %reldir%/givens_cuda_state.h %reldir%/givens_cuda.cu \
+	%reldir%/givens_cuda_launch.cu %reldir%/givens_cuda_table.c
+endif RB_HAVE_CUDA
+if RB_HAVE_OPENCL
+librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \
+	%reldir%/givens_opencl_kernels.c %reldir%/givens_opencl_run.c \
+	%reldir%/givens_opencl_table.c
+nodist_librb_opencl_a_SOURCES += kernels/opencl/givens_common.c \
+	kernels/opencl/givens_paper_forward.c kernels/opencl/givens_fused_forward.c \
+	kernels/opencl/givens_paper_backward.c
+CLEANFILES += kernels/opencl/givens_common.c kernels/opencl/givens_paper_forward.c \
+	kernels/opencl/givens_fused_forward.c kernels/opencl/givens_paper_backward.c
+endif RB_HAVE_OPENCL

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-case state shared by the CUDA Givens host files: givens_cuda.cu
+ * (setup, checks, teardown) and givens_cuda_launch.cu (every launch).
+ * C++ for .cu files only. */
+#ifndef GIVENS_CUDA_STATE_H
+#define GIVENS_CUDA_STATE_H
+
+#include <stddef.h>
+#include <cuda_runtime.h>
+#include "harness/backend/cuda_check.h"
+#include "impl/givens/givens_cuda.h"
+
+struct givens_cuda_state {
+    int n, m, nt, S;                    /* nt: n padded to even; S = nt / 2 slots */
+    int backward, fused;
+    int block, slots, cols;             /* the case's tunables */
+    size_t count;                       /* angles N */
+    double *theta_d;                    /* host: exactly the angles the device uses */
+    double *G, *X;                      /* host: n x GIVENS_COTANGENT_RANK factors of Gamma */
+    void *theta_h, *out;                /* host: angles in prec (until uploaded), output */
+    void *theta, *U, *cs;               /* device: angles, U, the (c, s') table */
+    void *gamma, *M, *V, *A, *dtheta;   /* device: backward */
+    double *Gd, *Xd;                    /* device: Gamma's factors, setup only */
+    cudaStream_t stream;
+    struct rb_cuda_timer timer;
+};
+
+/* 1 if the fused forward takes `slots` per thread for S slots: it is built
+ * for 1, 2, 4, 8, which must divide S, with S / slots threads at most
+ * GIVENS_CUDA_FUSED_MAXT. */
+static inline int givens_cuda_fused_fits(int S, int slots)
+{
+    return (slots == 1 || slots == 2 || slots == 4 || slots == 8) && S % slots == 0
+           && S / slots <= GIVENS_CUDA_FUSED_MAXT;
+}
+
+/* Slots per thread for the fused forward that forms the backward's U: the
+ * most that fit, or 0 when none does. */
+static inline int givens_cuda_fused_setup_slots(int S)
+{
+    for (int b = 8; b >= 1; b /= 2)
+        if (givens_cuda_fused_fits(S, b))
+            return b;
+    return 0;
+}
+
+/* Opt the fused kernel (slots, cols) of the case's precision in to the
+ * dynamic shared memory it needs for S slots where that exceeds 48 KiB.
+ * 0, RB_EINVAL (no such kernel) or RB_EDEVICE. */
+int givens_cuda_fused_prepare(struct rb_case *c, int S, int slots, int cols);
+
+/* Untimed setup work on the case's stream.  form_u: U from theta, by the
+ * fused forward at `slots` (cols 4; its table is allocated in s->cs and
+ * freed once U is done) or, with slots 0, by the paper's kernels.
+ * form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
+int givens_cuda_form_u(struct rb_case *c, struct givens_cuda_state *s, int slots);
+int givens_cuda_form_gamma(struct rb_case *c, struct givens_cuda_state *s);
+
+#endif

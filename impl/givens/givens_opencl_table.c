@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL Givens variants: the paper's per-block kernels (forward and
+ * Algorithm 3) and the fused one-launch forward, with their axes. */
+#include "harness/backend/opencl.h"
+#include "impl/givens/givens_case.h"
+#include "impl/givens/givens_opencl.h"
+
+/* The official kernels run 64 threads over the columns (notes section 8). */
+static const long long wg_deflt[] = { 64, 128, 256, RB_AXIS_END };
+static const long long wg_one[] = { 64, RB_AXIS_END };
+
+const struct rb_axis givens_wg_axis[] = {
+    { .name = "wg", .help = "OpenCL work-group size over the columns (paper kernels)",
+      .min = 1, .max = 1024, .deflt = wg_deflt, .quick = wg_one, .paper = wg_one },
+    { 0 }
+};
+
+/* slots and cols: the full grid by default; one point, the best of PoCL's
+ * grid at n = 256 and 512, for the presets.  admit skips what a size cannot
+ * take. */
+static const long long slots_deflt[] = { 1, 2, 4, 8, RB_AXIS_END };
+static const long long slots_one[] = { 2, RB_AXIS_END };
+static const long long cols_deflt[] = { 1, 2, 4, 8, RB_AXIS_END };
+static const long long cols_one[] = { 8, RB_AXIS_END };
+
+const struct rb_axis givens_fused_axes[] = {
+    { .name = "slots", .help = "fused forward: consecutive slots (pairs) per work-item, "
+                               "1, 2, 4 or 8; must divide n/2 rounded up",
+      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_one, .paper = slots_one },
+    { .name = "cols", .help = "fused forward: columns of U per work-group, 1, 2, 4 or 8",
+      .min = 1, .max = 8, .deflt = cols_deflt, .quick = cols_one, .paper = cols_one },
+    { 0 }
+};
+
+const struct rb_variant givens_opencl_variants[] = {
+    { .paper = "givens", .algo = "forward", .name = "paper",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_wg_axis,
+      .doc = "Algorithm 2 as the paper runs it: one launch per round-robin block",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_paper_forward, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { .paper = "givens", .algo = "forward", .name = "fused",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_fused_axes,
+      .doc = "Algorithm 2 in one launch: column slabs per work-group, rows by circle position",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_fused_forward, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { .paper = "givens", .algo = "backward", .name = "paper",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_wg_axis,
+      .doc = "Algorithm 3 as the paper runs it: rotate, set A and a row-sum per block",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_paper_backward, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { 0 }
+};

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+// Fused forward of the round-robin Givens rotations (Hamze, arXiv:2106.00003,
+// Algorithm 2) in one launch: U = G_{b_1} ... G_{b_{n-1}} applied to I.
+//
+// Columns of U evolve independently, so each block owns a slab of W columns
+// and runs every step itself with one block barrier per step.  The block's
+// data never leave registers: rows are held by circle *position*, not by
+// coordinate.  Slot k of the schedule always pairs positions k (top) and
+// nt-1-k (bottom); between steps the coordinates move one position along the
+// circle (notes/givens.md section 3, section 11 item 2), so each thread, owning
+// B consecutive slots, passes one top value right and one bottom value left
+// per column and step: warp shuffles, and shared memory across warps.  The
+// register arrays are addressed through a rotating offset that the unrolled
+// step loop makes a compile-time constant, so the shift costs no moves.
+#ifndef GIVENS_FUSED_FORWARD_CUH
+#define GIVENS_FUSED_FORWARD_CUH
+
+#include <cuda_pipeline.h>
+#include "kernels/cuda/givens_table.cuh"
+
+// The state of one thread: its slots' rows for the block's W columns.
+// Logical slot q of thread t is t*B + q.  Top values shift right and bottom
+// values left once per step; after r shifts logical top q lives in
+// top[(q - r) mod B] and logical bottom q in bot[(q + r) mod B].
+template <typename T, int B, int W>
+struct givens_slab {
+    T top[B][W], bot[B][W];
+};
+
+// Shared context of a block's threads.
+struct givens_lanes {
+    int t, lane, warp, nwarps, nthreads;
+    unsigned mask;
+};
+
+// Copy this thread's B rotations of one step from the table into its column
+// of a shared-memory buffer laid out [B][nthreads] (conflict-free reads),
+// asynchronously: the copy of step s-1 overlaps the rotations of step s.
+template <typename T, int B>
+__device__ __forceinline__ void givens_cs_prefetch(typename givens_vec2<T>::type *buf,
+                                                   const typename givens_vec2<T>::type *src,
+                                                   int t, int nthreads)
+{
+#pragma unroll
+    for (int q = 0; q < B; q++)
+        __pipeline_memcpy_async(buf + q * nthreads + t, src + q, sizeof *src);
+    __pipeline_commit();
+}
+
+// Rotate the pairs of this thread for the current step, R shifts done so
+// far: PART 0 the two whose values leave the thread (slots 0 and B-1), PART 1
+// the others, so the exchange can start before the interior is done.
+template <typename T, int B, int W, int R, int PART>
+__device__ __forceinline__ void givens_slab_rotate(givens_slab<T, B, W> &x,
+                                                   const typename givens_vec2<T>::type (&r)[B])
+{
+#pragma unroll
+    for (int q = 0; q < B; q++) {
+        if ((q == 0 || q == B - 1) != (PART == 0))
+            continue;
+        const int pt = (q - R + B) % B, pb = (q + R) % B;
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            const T a = x.top[pt][w], b = x.bot[pb][w];
+            x.top[pt][w] = r[q].x * a - r[q].y * b;
+            x.bot[pb][w] = r[q].y * a + r[q].x * b;
+        }
+    }
+}
+
+// Values crossing thread boundaries in one move along the circle.
+template <typename T, int W>
+struct givens_exchange {
+    T tout[W], bout[W], tin[W], bin[W], fixed[W];
+};
+
+// Start moving every value one position along the circle (R shifts done so
+// far): logical top B-1 goes to the next thread, logical bottom 0 to the
+// previous one; shuffles within a warp, shared memory across warps.
+template <typename T, int B, int W, int R>
+__device__ __forceinline__ void givens_shift_begin(const givens_slab<T, B, W> &x,
+                                                   const givens_lanes &l, givens_exchange<T, W> &e,
+                                                   T (*xtop)[W], T (*xbot)[W])
+{
+    const int ot = (B - 1 - R + B) % B, ob = R % B;
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        e.tout[w] = x.top[ot][w];
+        e.bout[w] = x.bot[ob][w];
+        e.fixed[w] = x.top[(B - R) % B][w];
+        // With one slot per thread, thread 0's top is position 0, which never
+        // moves; position 1 (thread 1) takes thread 0's bottom instead.
+        if (B == 1 && l.t == 0)
+            e.tout[w] = e.bout[w];
+        e.tin[w] = __shfl_up_sync(l.mask, e.tout[w], 1);
+        e.bin[w] = __shfl_down_sync(l.mask, e.bout[w], 1);
+        if (l.nwarps > 1 && l.lane == 31)
+            xtop[l.warp][w] = e.tout[w];
+        if (l.nwarps > 1 && l.lane == 0)
+            xbot[l.warp][w] = e.bout[w];
+    }
+}
+
+// Finish the move: wait for the other warps' boundary values, then shift.
+template <typename T, int B, int W, int R>
+__device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const givens_lanes &l,
+                                                 givens_exchange<T, W> &e, T (*xtop)[W],
+                                                 T (*xbot)[W])
+{
+    const int ot = (B - 1 - R + B) % B, ob = R % B;
+    if (l.nwarps > 1) {
+        __syncthreads();
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            if (l.lane == 0 && l.warp > 0)
+                e.tin[w] = xtop[l.warp - 1][w];
+            if (l.lane == 31 && l.warp < l.nwarps - 1)
+                e.bin[w] = xbot[l.warp + 1][w];
+        }
+    }
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        if (l.t == l.nthreads - 1)  // the circle turns at slot S-1: bottom takes top
+            e.bin[w] = e.tout[w];
+        if (l.t == 0)               // and at slot 0: slot 1's top takes slot 0's bottom
+            e.tin[w] = e.bout[w];
+        x.top[ot][w] = e.tin[w];
+        x.bot[ob][w] = e.bin[w];
+    }
+    // Now R + 1 shifts are done.  Thread 0 keeps position 0 in logical top 0.
+    if (l.t == 0) {
+        const int p0 = (B - (R + 1) % B) % B, p1 = (1 + B - (R + 1) % B) % B;
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            if (B == 1) {
+                x.top[p0][w] = e.fixed[w];
+            } else {
+                const T v = x.top[p0][w];
+                x.top[p0][w] = x.top[p1][w];
+                x.top[p1][w] = v;
+            }
+        }
+    }
+}
+
+// Step 0 leaves position p holding coordinate p, so rows are positions.
+template <typename T, int B, int W, int R>
+__device__ __forceinline__ void givens_slab_store(const givens_slab<T, B, W> &x, int t, int n,
+                                                  int nt, int c0, T *U)
+{
+#pragma unroll
+    for (int q = 0; q < B; q++) {
+        const int k = t * B + q, rbot = nt - 1 - k;
+        const int pt = (q - R + B) % B, pb = (q + R) % B;
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            if (c0 + w >= n)
+                continue;
+            U[(size_t)k * n + c0 + w] = x.top[pt][w];      // k < nt/2 <= n
+            if (rbot < n)
+                U[(size_t)rbot * n + c0 + w] = x.bot[pb][w];
+        }
+    }
+}
+
+// B steps, the rotating offset a compile-time constant in each; true when
+// step 0 was applied and U written.  cs points at this thread's entries of the
+// table's current step; csbuf holds two shared-memory step buffers.
+template <typename T, int B, int W, int R>
+struct givens_fused_steps {
+    typedef typename givens_vec2<T>::type vec2;
+    static __device__ __forceinline__ bool run(givens_slab<T, B, W> &x, const givens_lanes &l,
+                                               int &step, const vec2 *&cs, vec2 *csbuf, int S,
+                                               int n, int nt, int c0, T *U,
+                                               T (*xtop)[32][W], T (*xbot)[32][W])
+    {
+        const int bufsize = B * l.nthreads;
+        if (step > 0)
+            givens_cs_prefetch<T, B>(csbuf + ((step - 1) & 1) * bufsize, cs - S, l.t,
+                                     l.nthreads);
+        else
+            __pipeline_commit();
+        __pipeline_wait_prior(1);                // this step's copy has landed
+        const vec2 *buf = csbuf + (step & 1) * bufsize;
+        vec2 r[B];
+#pragma unroll
+        for (int q = 0; q < B; q++)
+            r[q] = buf[q * l.nthreads + l.t];
+        givens_slab_rotate<T, B, W, R, 0>(x, r);
+        if (step == 0) {
+            givens_slab_rotate<T, B, W, R, 1>(x, r);
+            givens_slab_store<T, B, W, R>(x, l.t, n, nt, c0, U);
+            return true;
+        }
+        givens_exchange<T, W> e;
+        givens_shift_begin<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
+        givens_slab_rotate<T, B, W, R, 1>(x, r);
+        givens_shift_end<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
+        step--;
+        cs -= S;
+        return givens_fused_steps<T, B, W, R + 1>::run(x, l, step, cs, csbuf, S, n, nt, c0, U,
+                                                        xtop, xbot);
+    }
+};
+
+template <typename T, int B, int W>
+struct givens_fused_steps<T, B, W, B> {
+    typedef typename givens_vec2<T>::type vec2;
+    static __device__ __forceinline__ bool run(givens_slab<T, B, W> &, const givens_lanes &,
+                                               int &, const vec2 *&, vec2 *, int, int, int, int,
+                                               T *, T (*)[32][W], T (*)[32][W])
+    {
+        return false;
+    }
+};
+
+// Launch: grid ceil(n / W) blocks of S / B threads (S = nt / 2 slots, nt = n
+// rounded up to even), S a multiple of B and S / B <= MAXT (MINB blocks per
+// SM bound the registers so that several blocks hide each other's latency), with
+// givens_fused_smem<T, B>(S / B) bytes of dynamic shared memory.  cs is the
+// table of givens_rotation_table; U is row-major n x n.
+template <typename T, int B, int W, int MAXT, int MINB = 1>
+__global__ void __launch_bounds__(MAXT, MINB)
+givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
+                     T *__restrict__ U)
+{
+    __shared__ T xtop[2][32][W], xbot[2][32][W];    // double-buffered by step parity
+    givens_lanes l;
+    l.t = threadIdx.x;
+    l.lane = l.t & 31;
+    l.warp = l.t >> 5;
+    l.nthreads = blockDim.x;
+    l.nwarps = (l.nthreads + 31) >> 5;
+    l.mask = (l.warp == l.nwarps - 1 && (l.nthreads & 31)) ? (1u << (l.nthreads & 31)) - 1
+                                                          : 0xffffffffu;
+    const int S = nt >> 1, c0 = blockIdx.x * W;
+    int step = nt - 2;                   // the forward applies steps nt-2 ... 0
+    givens_slab<T, B, W> x;
+#pragma unroll
+    for (int q = 0; q < B; q++) {
+        const int k = l.t * B + q;
+        const int rt = givens_coord(nt, step, k), rb = givens_coord(nt, step, nt - 1 - k);
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            x.top[q][w] = rt == c0 + w ? T(1) : T(0);
+            x.bot[q][w] = rb == c0 + w ? T(1) : T(0);
+        }
+    }
+    typedef typename givens_vec2<T>::type vec2;
+    extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
+    vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
+    const vec2 *row = cs + (size_t)step * S + (size_t)l.t * B;
+    givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
+    while (!givens_fused_steps<T, B, W, 0>::run(x, l, step, row, csbuf, S, n, nt, c0, U, xtop,
+                                                xbot))
+        ;
+}
+
+// Dynamic shared memory of givens_fused_forward: two steps of rotations.
+template <typename T, int B>
+inline size_t givens_fused_smem(int nthreads)
+{
+    return 2 * (size_t)B * nthreads * sizeof(typename givens_vec2<T>::type);
+}
+
+#endif
