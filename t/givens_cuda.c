@@ -258,12 +258,13 @@ int main(void)
             planned += sweep(v, &ctx, seed, 0) + 2;
         }
     const struct rb_variant *fused = find("forward", "fused");
-    planned += fused ? 4 : 0;
+    const struct rb_variant *fused_bwd = find("backward", "fused");
+    planned += (fused ? 4 : 0) + (fused_bwd ? 1 : 0);
     tap_plan(planned);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
-    tap_ok(nv == 3 && fused && find("forward", "paper") && find("backward", "paper"),
-           "%d CUDA Givens variants registered", nv);
+    tap_ok(nv == 4 && fused && fused_bwd && find("forward", "paper")
+           && find("backward", "paper"), "%d CUDA Givens variants registered", nv);
     for (size_t i = 0; (v = rb_registry_get(i)); i++) {
         if (!is_cuda_givens(v))
             continue;
@@ -277,6 +278,8 @@ int main(void)
         fused_matches_paper(&ctx, RB_PREC_F32, 256, 8, 8, seed + 100);
         fused_matches_paper(&ctx, RB_PREC_F64, 257, 1, 4, seed + 101);
     }
+    if (fused_bwd)
+        refused(fused_bwd, &ctx, RB_PREC_F64, 64, 0, "cols", 4, "cols=4 in f64");
     rb_ctx_release(&ctx);
     return tap_done();
 }

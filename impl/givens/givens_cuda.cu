@@ -41,6 +41,8 @@ static int prepare_backward(struct rb_case *c, state *s)
     int rc = givens_cuda_form_gamma(c, s);
     if (rc || (rc = givens_cuda_form_u(c, s, givens_cuda_fused_setup_slots(s->S))))
         return rc;
+    if (s->fused && (rc = givens_cuda_fused_backward_prepare(c, s->S, s->slots, s->cols)))
+        return rc;
     RB_CUDA_CHECK(c, cudaMemsetAsync(s->dtheta, 0xff, s->count * rb_prec_size(c->prec),
                                      s->stream));
     RB_CUDA_CHECK(c, cudaStreamSynchronize(s->stream));
@@ -117,9 +119,13 @@ static int device_alloc(struct rb_case *c, state *s)
     if (!s->backward)
         return 0;
     RB_CUDA_CHECK(c, cudaMalloc(&s->gamma, nn * sz));
-    RB_CUDA_CHECK(c, cudaMalloc(&s->M, nn * sz));
-    RB_CUDA_CHECK(c, cudaMalloc(&s->V, nn * sz));
-    RB_CUDA_CHECK(c, cudaMalloc(&s->A, (size_t)s->S * s->n * sz));
+    if (s->fused) {
+        RB_CUDA_CHECK(c, cudaMalloc(&s->dP, (size_t)(s->nt - 1) * s->S * sz));
+    } else {
+        RB_CUDA_CHECK(c, cudaMalloc(&s->M, nn * sz));
+        RB_CUDA_CHECK(c, cudaMalloc(&s->V, nn * sz));
+        RB_CUDA_CHECK(c, cudaMalloc(&s->A, (size_t)s->S * s->n * sz));
+    }
     RB_CUDA_CHECK(c, cudaMalloc(&s->dtheta, s->count * sz));
     RB_CUDA_CHECK(c, cudaMalloc((void **)&s->Gd, lr * sizeof(double)));
     RB_CUDA_CHECK(c, cudaMalloc((void **)&s->Xd, lr * sizeof(double)));
@@ -197,7 +203,8 @@ void givens_cuda_teardown(struct rb_case *c)
         return;
     if (s->stream)
         (void)cudaStreamSynchronize(s->stream);
-    void *dev[] = { s->theta, s->U, s->cs, s->gamma, s->M, s->V, s->A, s->dtheta, s->Gd, s->Xd };
+    void *dev[] = { s->theta, s->U, s->cs, s->gamma, s->M, s->V, s->A, s->dtheta, s->dP,
+                    s->Gd, s->Xd };
     for (size_t k = 0; k < sizeof dev / sizeof *dev; k++)
         if (dev[k])
             (void)cudaFree(dev[k]);
@@ -228,11 +235,22 @@ int givens_cuda_admit(struct rb_case *c)
     if (slots != 1 && slots != 2 && slots != 4 && slots != 8)
         return rb_fail(c, RB_ESKIP, "slots=%lld: the fused kernel is built for 1, 2, 4, 8",
                        slots);
-    if (cols != 4 && cols != 8)
-        return rb_fail(c, RB_ESKIP, "cols=%lld: the fused kernel is built for 4 and 8", cols);
-    if (cols == 8 && c->prec == RB_PREC_F64)
-        return rb_fail(c, RB_ESKIP, "cols=8 is built for f32 only (an f64 slab of 8 "
-                                    "columns outgrows the registers)");
+    if (is_backward(c)) {
+        // The backward holds cols columns of two matrices.
+        if (cols != 2 && cols != 4)
+            return rb_fail(c, RB_ESKIP, "cols=%lld: the fused backward is built for 2 and 4",
+                           cols);
+        if (cols == 4 && c->prec == RB_PREC_F64)
+            return rb_fail(c, RB_ESKIP, "cols=4 is built for f32 only (two f64 slabs of 4 "
+                                        "columns outgrow the registers)");
+    } else {
+        if (cols != 4 && cols != 8)
+            return rb_fail(c, RB_ESKIP, "cols=%lld: the fused kernel is built for 4 and 8",
+                           cols);
+        if (cols == 8 && c->prec == RB_PREC_F64)
+            return rb_fail(c, RB_ESKIP, "cols=8 is built for f32 only (an f64 slab of 8 "
+                                        "columns outgrows the registers)");
+    }
     if (S % slots)
         return rb_fail(c, RB_ESKIP, "slots=%lld does not divide the %d slots of n=%lld",
                        slots, S, n);
@@ -251,9 +269,11 @@ size_t givens_cuda_footprint(const struct rb_case *c)
     size_t bytes = count * sz + nn * sz;
     if (!is_backward(c))
         return bytes + (is_fused(c) ? table : 0);
-    // Gamma, M, V, A, dtheta; during setup also Gamma's factors and the table
-    // of the fused forward that forms U.
-    bytes += 3 * nn * sz + (size_t)S * n * sz + count * sz;
+    // Gamma, dtheta, and M, V, A (paper) or the table and dP (fused); during
+    // setup also Gamma's factors and the table of the fused forward forming U.
+    bytes += nn * sz + count * sz;
+    bytes += is_fused(c) ? table + (size_t)(2 * S - 1) * S * sz
+                         : 2 * nn * sz + (size_t)S * n * sz;
     bytes += 2 * (size_t)n * GIVENS_COTANGENT_RANK * sizeof(double);
     return bytes + (givens_cuda_fused_setup_slots(S) ? table : 0);
 }

@@ -35,6 +35,7 @@ int givens_cuda_setup(struct rb_case *c);
 int givens_cuda_run_forward_paper(struct rb_case *c);
 int givens_cuda_run_forward_fused(struct rb_case *c);
 int givens_cuda_run_backward_paper(struct rb_case *c);
+int givens_cuda_run_backward_fused(struct rb_case *c);
 /* Copy the output (U, n x n, or dtheta, N values, in c->prec) to the host
  * and point *out at it; valid until teardown.  0 or RB_EDEVICE. */
 int givens_cuda_fetch(struct rb_case *c, const void **out);

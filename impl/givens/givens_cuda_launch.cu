@@ -11,6 +11,7 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_cuda.h"
 #include "impl/givens/givens_cuda_state.h"
+#include "kernels/cuda/givens_fused_backward.cuh"
 #include "kernels/cuda/givens_fused_forward.cuh"
 #include "kernels/cuda/givens_paper_backward.cuh"
 #include "kernels/cuda/givens_paper_forward.cuh"
@@ -74,6 +75,60 @@ template <typename T> static fused_cfg<T> fused_find(int slots, int cols)
             return fused_by_slots<T, 8>(slots);
     }
     return { NULL, NULL };
+}
+
+// The fused backward: cols columns of both M and V per block, so the slab is
+// 2 cols wide; f32 takes 2 or 4 columns, f64 2.
+template <typename T> struct fused_bwd_cfg {
+    void (*kernel)(int, int, const vec2<T> *, const T *, const T *, T *);
+    size_t (*smem)(int);
+};
+
+template <typename T, int B, int W> static fused_bwd_cfg<T> fused_bwd_make()
+{
+    return { givens_fused_backward<T, B, W, GIVENS_CUDA_FUSED_MAXT>, givens_fused_smem<T, B> };
+}
+
+template <typename T, int W> static fused_bwd_cfg<T> fused_bwd_by_slots(int slots)
+{
+    switch (slots) {
+    case 1: return fused_bwd_make<T, 1, W>();
+    case 2: return fused_bwd_make<T, 2, W>();
+    case 4: return fused_bwd_make<T, 4, W>();
+    case 8: return fused_bwd_make<T, 8, W>();
+    }
+    return { NULL, NULL };
+}
+
+template <typename T> static fused_bwd_cfg<T> fused_bwd_find(int slots, int cols)
+{
+    if (cols == 2)
+        return fused_bwd_by_slots<T, 2>(slots);
+    if constexpr (sizeof(T) == sizeof(float)) {
+        if (cols == 4)
+            return fused_bwd_by_slots<T, 4>(slots);
+    }
+    return { NULL, NULL };
+}
+
+template <typename T> static int fused_bwd_prepare(struct rb_case *c, int S, int slots, int cols)
+{
+    fused_bwd_cfg<T> f = fused_bwd_find<T>(slots, cols);
+    if (!f.kernel)
+        return rb_fail(c, RB_EINVAL, "no fused backward kernel for slots=%d cols=%d", slots,
+                       cols);
+    size_t smem = f.smem(S / slots);
+    if (smem > SMEM_DEFAULT)
+        RB_CUDA_CHECK(c, cudaFuncSetAttribute((const void *)f.kernel,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              (int)smem));
+    return 0;
+}
+
+int givens_cuda_fused_backward_prepare(struct rb_case *c, int S, int slots, int cols)
+{
+    return c->prec == RB_PREC_F64 ? fused_bwd_prepare<double>(c, S, slots, cols)
+                                  : fused_bwd_prepare<float>(c, S, slots, cols);
 }
 
 template <typename T> static int fused_prepare(struct rb_case *c, int S, int slots, int cols)
@@ -166,6 +221,27 @@ template <typename T> static int region_backward_paper(struct rb_case *c, state 
     return 0;
 }
 
+// The fused backward: dP <- 0, the table, one sweep over all steps adding
+// every slab's partial dot products into dP, then dP into dtheta's order.
+template <typename T> static int region_backward_fused(struct rb_case *c, state *s)
+{
+    fused_bwd_cfg<T> f = fused_bwd_find<T>(s->slots, s->cols);
+    const int threads = s->S / s->slots;
+    RB_CUDA_CHECK(c, cudaMemsetAsync(s->dP, 0, (size_t)(s->nt - 1) * s->S * sizeof(T),
+                                     s->stream));
+    int rc = table_launch<T>(c, s);
+    if (rc)
+        return rc;
+    f.kernel<<<cdiv(s->n, s->cols), threads, f.smem(threads), s->stream>>>(
+        s->n, s->nt, (const vec2<T> *)s->cs, (const T *)s->U, (const T *)s->gamma, (T *)s->dP);
+    RB_CUDA_CHECK_LAUNCH(c);
+    int grid = grid_stride_blocks((long long)(s->nt - 1) * s->S, AUX_BLOCK);
+    givens_fused_backward_finish<T><<<grid, AUX_BLOCK, 0, s->stream>>>(
+        s->n, s->m, s->nt, (const T *)s->dP, (T *)s->dtheta);
+    RB_CUDA_CHECK_LAUNCH(c);
+    return 0;
+}
+
 typedef int (*region_fn)(struct rb_case *, state *);
 
 static int timed(struct rb_case *c, region_fn f32, region_fn f64)
@@ -194,18 +270,27 @@ int givens_cuda_run_backward_paper(struct rb_case *c)
     return timed(c, region_backward_paper<float>, region_backward_paper<double>);
 }
 
+int givens_cuda_run_backward_fused(struct rb_case *c)
+{
+    return timed(c, region_backward_fused<float>, region_backward_fused<double>);
+}
+
 template <typename T> static int form_u(struct rb_case *c, state *s, int slots)
 {
     int rc;
     if (slots == 0)
         return paper_forward<T>(c, s, AUX_BLOCK);
-    RB_CUDA_CHECK(c, cudaMalloc(&s->cs, (size_t)(s->nt - 1) * s->S * sizeof(vec2<T>)));
+    const int own = s->cs == NULL;      // the fused backward keeps its own table
+    if (own)
+        RB_CUDA_CHECK(c, cudaMalloc(&s->cs, (size_t)(s->nt - 1) * s->S * sizeof(vec2<T>)));
     if ((rc = fused_prepare<T>(c, s->S, slots, 4)) || (rc = table_launch<T>(c, s))
         || (rc = fused_launch<T>(c, s, slots, 4)))
         return rc;
     RB_CUDA_CHECK(c, cudaStreamSynchronize(s->stream));
-    RB_CUDA_CHECK(c, cudaFree(s->cs));
-    s->cs = NULL;
+    if (own) {
+        RB_CUDA_CHECK(c, cudaFree(s->cs));
+        s->cs = NULL;
+    }
     return 0;
 }
 
@@ -258,7 +343,17 @@ static void occ_add(struct rb_occ *occ, const void *fn, int block, size_t smem,
 
 template <typename T> static void occupancy_of(const state *s, struct rb_occ *occ)
 {
-    if (s->backward) {
+    if (s->backward && s->fused) {
+        fused_bwd_cfg<T> f = fused_bwd_find<T>(s->slots, s->cols);
+        char name[64];
+        snprintf(name, sizeof name, "givens_fused_backward<B=%d,W=%d>", s->slots, s->cols);
+        occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
+                "givens_rotation_table");
+        if (f.kernel)
+            occ_add(occ, (const void *)f.kernel, s->S / s->slots, f.smem(s->S / s->slots), name);
+        occ_add(occ, (const void *)givens_fused_backward_finish<T>, AUX_BLOCK, 0,
+                "givens_fused_backward_finish");
+    } else if (s->backward) {
         occ_add(occ, (const void *)givens_transpose<T>, 32 * TILE_ROWS, 0, "givens_transpose");
         occ_add(occ, (const void *)givens_paper_backward_rotate<T>, s->block, 0,
                 "givens_paper_backward_rotate");

@@ -19,7 +19,8 @@ struct givens_cuda_state {
     double *G, *X;                      /* host: n x GIVENS_COTANGENT_RANK factors of Gamma */
     void *theta_h, *out;                /* host: angles in prec (until uploaded), output */
     void *theta, *U, *cs;               /* device: angles, U, the (c, s') table */
-    void *gamma, *M, *V, *A, *dtheta;   /* device: backward */
+    void *gamma, *M, *V, *A, *dtheta;   /* device: backward (M, V, A: the paper's) */
+    void *dP;                           /* device: the fused backward's (step, slot) sums */
     double *Gd, *Xd;                    /* device: Gamma's factors, setup only */
     cudaStream_t stream;
     struct rb_cuda_timer timer;
@@ -48,6 +49,8 @@ static inline int givens_cuda_fused_setup_slots(int S)
  * dynamic shared memory it needs for S slots where that exceeds 48 KiB.
  * 0, RB_EINVAL (no such kernel) or RB_EDEVICE. */
 int givens_cuda_fused_prepare(struct rb_case *c, int S, int slots, int cols);
+/* The same for the fused backward (cols: 2 or 4 in f32, 2 in f64). */
+int givens_cuda_fused_backward_prepare(struct rb_case *c, int S, int slots, int cols);
 
 /* Untimed setup work on the case's stream.  form_u: U from theta, by the
  * fused forward at `slots` (cols 4; its table is allocated in s->cs and

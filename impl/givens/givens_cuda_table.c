@@ -26,8 +26,21 @@ static const struct rb_axis fused_axes[] = {
     { .name = "slots", .help = "schedule slots (pairs) per thread of the fused forward; "
                                "must divide n/2 (rounded up), n/2/slots <= 256",
       .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
-    { .name = "cols", .help = "columns of U per block of the fused forward (f64: 4 only)",
-      .min = 4, .max = 8, .deflt = cols_all, .quick = cols_all, .paper = cols_all },
+    { .name = "cols", .help = "columns of U per block of the fused forward (f64: 4 only); "
+                              "of M and U^T each for the fused backward (2, 4; f64: 2)",
+      .min = 2, .max = 8, .deflt = cols_all, .quick = cols_all, .paper = cols_all },
+    { 0 }
+};
+
+/* The fused backward holds two matrices: half the columns per block. */
+static const long long cols_bwd[] = { 4, 2, RB_AXIS_END };
+static const struct rb_axis fused_bwd_axes[] = {
+    { .name = "slots", .help = "schedule slots (pairs) per thread of the fused kernels; "
+                               "must divide n/2 (rounded up), n/2/slots <= 256",
+      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
+    { .name = "cols", .help = "columns of U per block of the fused forward (f64: 4 only); "
+                              "of M and U^T each for the fused backward (2, 4; f64: 2)",
+      .min = 2, .max = 8, .deflt = cols_bwd, .quick = cols_bwd, .paper = cols_bwd },
     { 0 }
 };
 
@@ -55,6 +68,15 @@ const struct rb_variant givens_cuda_variants[] = {
       .available = rb_cuda_available, .footprint = givens_cuda_footprint,
       .admit = givens_cuda_admit, .setup = givens_cuda_setup,
       .run = givens_cuda_run_backward_paper, .verify = givens_cuda_verify,
+      .teardown = givens_cuda_teardown, .occupancy = givens_cuda_occupancy },
+    { .paper = "givens", .algo = "backward", .name = "fused",
+      .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = fused_bwd_axes,
+      .doc = "Algorithm 3 in one launch: slabs of M and U^T in registers, dot products "
+             "added across slabs with atomics",
+      .available = rb_cuda_available, .footprint = givens_cuda_footprint,
+      .admit = givens_cuda_admit, .setup = givens_cuda_setup,
+      .run = givens_cuda_run_backward_fused, .verify = givens_cuda_verify,
       .teardown = givens_cuda_teardown, .occupancy = givens_cuda_occupancy },
     { 0 }
 };

@@ -143,36 +143,18 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
     }
 }
 
-// Step 0 leaves position p holding coordinate p, so rows are positions.
-template <typename T, int B, int W, int R>
-__device__ __forceinline__ void givens_slab_store(const givens_slab<T, B, W> &x, int t, int n,
-                                                  int nt, int c0, T *U)
-{
-#pragma unroll
-    for (int q = 0; q < B; q++) {
-        const int k = t * B + q, rbot = nt - 1 - k;
-        const int pt = (q - R + B) % B, pb = (q + R) % B;
-#pragma unroll
-        for (int w = 0; w < W; w++) {
-            if (c0 + w >= n)
-                continue;
-            U[(size_t)k * n + c0 + w] = x.top[pt][w];      // k < nt/2 <= n
-            if (rbot < n)
-                U[(size_t)rbot * n + c0 + w] = x.bot[pb][w];
-        }
-    }
-}
-
-// B steps, the rotating offset a compile-time constant in each; true when
-// step 0 was applied and U written.  cs points at this thread's entries of the
-// table's current step; csbuf holds two shared-memory step buffers.
-template <typename T, int B, int W, int R>
+// Run B steps, the rotating offset a compile-time constant in each, from
+// `step` down; true once step 0 is done.  After each step's rotations the
+// epilogue's `rotated<R>(x, step)` sees the rotated rows (before the move
+// along the circle); at step 0 its `last<R>(x)` ends the kernel.  cs points at
+// this thread's entries of the table's current step; csbuf holds two
+// shared-memory step buffers.
+template <typename T, int B, int W, int R, class E>
 struct givens_fused_steps {
     typedef typename givens_vec2<T>::type vec2;
     static __device__ __forceinline__ bool run(givens_slab<T, B, W> &x, const givens_lanes &l,
-                                               int &step, const vec2 *&cs, vec2 *csbuf, int S,
-                                               int n, int nt, int c0, T *U,
-                                               T (*xtop)[32][W], T (*xbot)[32][W])
+                                               E &epi, int &step, const vec2 *&cs, vec2 *csbuf,
+                                               int S, T (*xtop)[32][W], T (*xbot)[32][W])
     {
         const int bufsize = B * l.nthreads;
         if (step > 0)
@@ -189,42 +171,36 @@ struct givens_fused_steps {
         givens_slab_rotate<T, B, W, R, 0>(x, r);
         if (step == 0) {
             givens_slab_rotate<T, B, W, R, 1>(x, r);
-            givens_slab_store<T, B, W, R>(x, l.t, n, nt, c0, U);
+            epi.template rotated<R>(x, step);
+            epi.template last<R>(x);
             return true;
         }
         givens_exchange<T, W> e;
         givens_shift_begin<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
         givens_slab_rotate<T, B, W, R, 1>(x, r);
+        epi.template rotated<R>(x, step);
         givens_shift_end<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
         step--;
         cs -= S;
-        return givens_fused_steps<T, B, W, R + 1>::run(x, l, step, cs, csbuf, S, n, nt, c0, U,
-                                                        xtop, xbot);
+        return givens_fused_steps<T, B, W, R + 1, E>::run(x, l, epi, step, cs, csbuf, S, xtop,
+                                                           xbot);
     }
 };
 
-template <typename T, int B, int W>
-struct givens_fused_steps<T, B, W, B> {
+template <typename T, int B, int W, class E>
+struct givens_fused_steps<T, B, W, B, E> {
     typedef typename givens_vec2<T>::type vec2;
-    static __device__ __forceinline__ bool run(givens_slab<T, B, W> &, const givens_lanes &,
-                                               int &, const vec2 *&, vec2 *, int, int, int, int,
-                                               T *, T (*)[32][W], T (*)[32][W])
+    static __device__ __forceinline__ bool run(givens_slab<T, B, W> &, const givens_lanes &, E &,
+                                               int &, const vec2 *&, vec2 *, int,
+                                               T (*)[32][W], T (*)[32][W])
     {
         return false;
     }
 };
 
-// Launch: grid ceil(n / W) blocks of S / B threads (S = nt / 2 slots, nt = n
-// rounded up to even), S a multiple of B and S / B <= MAXT (MINB blocks per
-// SM bound the registers so that several blocks hide each other's latency), with
-// givens_fused_smem<T, B>(S / B) bytes of dynamic shared memory.  cs is the
-// table of givens_rotation_table; U is row-major n x n.
-template <typename T, int B, int W, int MAXT, int MINB = 1>
-__global__ void __launch_bounds__(MAXT, MINB)
-givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
-                     T *__restrict__ U)
+// The lanes of this block's threads.
+__device__ __forceinline__ givens_lanes givens_lanes_here()
 {
-    __shared__ T xtop[2][32][W], xbot[2][32][W];    // double-buffered by step parity
     givens_lanes l;
     l.t = threadIdx.x;
     l.lane = l.t & 31;
@@ -233,34 +209,87 @@ givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restr
     l.nwarps = (l.nthreads + 31) >> 5;
     l.mask = (l.warp == l.nwarps - 1 && (l.nthreads & 31)) ? (1u << (l.nthreads & 31)) - 1
                                                           : 0xffffffffu;
-    const int S = nt >> 1, c0 = blockIdx.x * W;
-    int step = nt - 2;                   // the forward applies steps nt-2 ... 0
+    return l;
+}
+
+// Every step from nt-2 down to 0 on slab x, already loaded with the rows
+// held at step nt-2 (position p of slot k: top p = k, bottom p = nt-1-k).
+template <typename T, int B, int W, class E>
+__device__ __forceinline__ void givens_fused_sweep(givens_slab<T, B, W> &x, const givens_lanes &l,
+                                                   E &epi, int nt,
+                                                   const typename givens_vec2<T>::type *cs)
+{
+    typedef typename givens_vec2<T>::type vec2;
+    __shared__ T xtop[2][32][W], xbot[2][32][W];    // double-buffered by step parity
+    extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
+    vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
+    const int S = nt >> 1;
+    int step = nt - 2;
+    const vec2 *row = cs + (size_t)step * S + (size_t)l.t * B;
+    givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
+    while (!givens_fused_steps<T, B, W, 0, E>::run(x, l, epi, step, row, csbuf, S, xtop, xbot))
+        ;
+}
+
+// Dynamic shared memory of a fused sweep: two steps of rotations.
+template <typename T, int B>
+inline size_t givens_fused_smem(int nthreads)
+{
+    return 2 * (size_t)B * nthreads * sizeof(typename givens_vec2<T>::type);
+}
+
+// The forward's epilogue: nothing per step; step 0 leaves position p holding
+// coordinate p, so rows are positions and U is written out.
+template <typename T, int B, int W>
+struct givens_forward_store {
+    int t, n, nt, c0;
+    T *U;
+    template <int R>
+    __device__ __forceinline__ void rotated(const givens_slab<T, B, W> &, int) {}
+    template <int R>
+    __device__ __forceinline__ void last(const givens_slab<T, B, W> &x)
+    {
+#pragma unroll
+        for (int q = 0; q < B; q++) {
+            const int k = t * B + q, rbot = nt - 1 - k;
+            const int pt = (q - R + B) % B, pb = (q + R) % B;
+#pragma unroll
+            for (int w = 0; w < W; w++) {
+                if (c0 + w >= n)
+                    continue;
+                U[(size_t)k * n + c0 + w] = x.top[pt][w];      // k < nt/2 <= n
+                if (rbot < n)
+                    U[(size_t)rbot * n + c0 + w] = x.bot[pb][w];
+            }
+        }
+    }
+};
+
+// Launch: grid ceil(n / W) blocks of S / B threads (S = nt / 2 slots, nt = n
+// rounded up to even), S a multiple of B and S / B <= MAXT (MINB blocks per
+// SM bound the registers so that several blocks hide each other's latency),
+// with givens_fused_smem<T, B>(S / B) bytes of dynamic shared memory.  cs is
+// the table of givens_rotation_table; U is row-major n x n.
+template <typename T, int B, int W, int MAXT, int MINB = 1>
+__global__ void __launch_bounds__(MAXT, MINB)
+givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
+                     T *__restrict__ U)
+{
+    const givens_lanes l = givens_lanes_here();
+    const int c0 = blockIdx.x * W;
     givens_slab<T, B, W> x;
 #pragma unroll
     for (int q = 0; q < B; q++) {
         const int k = l.t * B + q;
-        const int rt = givens_coord(nt, step, k), rb = givens_coord(nt, step, nt - 1 - k);
+        const int rt = givens_coord(nt, nt - 2, k), rb = givens_coord(nt, nt - 2, nt - 1 - k);
 #pragma unroll
         for (int w = 0; w < W; w++) {
             x.top[q][w] = rt == c0 + w ? T(1) : T(0);
             x.bot[q][w] = rb == c0 + w ? T(1) : T(0);
         }
     }
-    typedef typename givens_vec2<T>::type vec2;
-    extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
-    vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
-    const vec2 *row = cs + (size_t)step * S + (size_t)l.t * B;
-    givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
-    while (!givens_fused_steps<T, B, W, 0>::run(x, l, step, row, csbuf, S, n, nt, c0, U, xtop,
-                                                xbot))
-        ;
-}
-
-// Dynamic shared memory of givens_fused_forward: two steps of rotations.
-template <typename T, int B>
-inline size_t givens_fused_smem(int nthreads)
-{
-    return 2 * (size_t)B * nthreads * sizeof(typename givens_vec2<T>::type);
+    givens_forward_store<T, B, W> epi = { l.t, n, nt, c0, U };
+    givens_fused_sweep<T, B, W>(x, l, epi, nt, cs);
 }
 
 #endif
