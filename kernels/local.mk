@@ -4,7 +4,8 @@ EXTRA_DIST += build-aux/embed-cl.sh
 # CUDA kernels: headers included by the .cu files of impl/, shipped whether or
 # not CUDA is built.
 EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.cuh \
-	%reldir%/cuda/givens_fused_forward.cuh %reldir%/cuda/givens_paper_backward.cuh
+	%reldir%/cuda/givens_fused_forward.cuh %reldir%/cuda/givens_paper_backward.cuh \
+	%reldir%/cuda/givens_fused_backward.cuh
 # OpenCL kernels: embedded by the .cl.c rule (the nodist_ C files are listed
 # with the library that links them), shipped as sources.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \
