@@ -117,7 +117,7 @@ template <typename T> static int fused_bwd_prepare(struct rb_case *c, int S, int
     if (!f.kernel)
         return rb_fail(c, RB_EINVAL, "no fused backward kernel for slots=%d cols=%d", slots,
                        cols);
-    size_t smem = f.smem(S / slots);
+    size_t smem = f.smem(givens_fused_threads(S, slots));
     if (smem > SMEM_DEFAULT)
         RB_CUDA_CHECK(c, cudaFuncSetAttribute((const void *)f.kernel,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -136,7 +136,7 @@ template <typename T> static int fused_prepare(struct rb_case *c, int S, int slo
     fused_cfg<T> f = fused_find<T>(slots, cols);
     if (!f.kernel)
         return rb_fail(c, RB_EINVAL, "no fused kernel for slots=%d cols=%d", slots, cols);
-    size_t smem = f.smem(S / slots);
+    size_t smem = f.smem(givens_fused_threads(S, slots));
     if (smem > SMEM_DEFAULT)
         RB_CUDA_CHECK(c, cudaFuncSetAttribute((const void *)f.kernel,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -162,7 +162,7 @@ template <typename T> static int table_launch(struct rb_case *c, state *s)
 template <typename T> static int fused_launch(struct rb_case *c, state *s, int slots, int cols)
 {
     fused_cfg<T> f = fused_find<T>(slots, cols);
-    int threads = s->S / slots;
+    int threads = givens_fused_threads(s->S, slots);
     f.kernel<<<cdiv(s->n, cols), threads, f.smem(threads), s->stream>>>(
         s->n, s->nt, (const vec2<T> *)s->cs, (T *)s->U);
     RB_CUDA_CHECK_LAUNCH(c);
@@ -226,7 +226,7 @@ template <typename T> static int region_backward_paper(struct rb_case *c, state 
 template <typename T> static int region_backward_fused(struct rb_case *c, state *s)
 {
     fused_bwd_cfg<T> f = fused_bwd_find<T>(s->slots, s->cols);
-    const int threads = s->S / s->slots;
+    const int threads = givens_fused_threads(s->S, s->slots);
     RB_CUDA_CHECK(c, cudaMemsetAsync(s->dP, 0, (size_t)(s->nt - 1) * s->S * sizeof(T),
                                      s->stream));
     int rc = table_launch<T>(c, s);
@@ -350,7 +350,8 @@ template <typename T> static void occupancy_of(const state *s, struct rb_occ *oc
         occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
                 "givens_rotation_table");
         if (f.kernel)
-            occ_add(occ, (const void *)f.kernel, s->S / s->slots, f.smem(s->S / s->slots), name);
+            occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
+                    f.smem(givens_fused_threads(s->S, s->slots)), name);
         occ_add(occ, (const void *)givens_fused_backward_finish<T>, AUX_BLOCK, 0,
                 "givens_fused_backward_finish");
     } else if (s->backward) {
@@ -368,7 +369,8 @@ template <typename T> static void occupancy_of(const state *s, struct rb_occ *oc
         occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
                 "givens_rotation_table");
         if (f.kernel)
-            occ_add(occ, (const void *)f.kernel, s->S / s->slots, f.smem(s->S / s->slots), name);
+            occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
+                    f.smem(givens_fused_threads(s->S, s->slots)), name);
     } else {
         occ_add(occ, (const void *)givens_identity<T>, s->block, 0, "givens_identity");
         occ_add(occ, (const void *)givens_paper_forward_step<T>, s->block, 0,

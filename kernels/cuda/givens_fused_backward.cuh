@@ -56,15 +56,16 @@ struct givens_backward_dots {
                 a += x.top[pt][w] * x.bot[pb][W + w] - x.bot[pb][w] * x.top[pt][W + w];
             d[q] = a;
         }
-        T *out = dP + (size_t)step * S + (size_t)t * B;
-        givens_add_partials<T, B>(out, d);
+        if (t * B < S)                                  // a thread with slots
+            givens_add_partials<T, B>(dP + (size_t)step * S + (size_t)t * B, d);
     }
     template <int R>
     __device__ __forceinline__ void last(const givens_slab<T, B, 2 * W> &) {}
 };
 
-// Launch: grid ceil(n / W) blocks of S / B threads, as givens_fused_forward,
-// with givens_fused_smem<T, B>(S / B) dynamic shared bytes.  U is the
+// Launch: grid ceil(n / W) blocks of givens_fused_threads(S, B) threads, as
+// givens_fused_forward, with givens_fused_smem<T, B>(threads) dynamic shared
+// bytes.  U is the
 // forward's output and Gamma = dL/dU (both row-major n x n); dP ((nt-1) x S)
 // must be zero before the launch.  Block b holds columns c0 = b W ... of
 // M = Gamma^T and V = U^T, i.e. rows c0 ... of Gamma and U.
@@ -73,7 +74,7 @@ __global__ void __launch_bounds__(MAXT)
 givens_fused_backward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
                       const T *__restrict__ U, const T *__restrict__ Gamma, T *__restrict__ dP)
 {
-    const givens_lanes l = givens_lanes_here();
+    const givens_lanes l = givens_lanes_here((nt >> 1) / B);
     const int c0 = blockIdx.x * W;
     givens_slab<T, B, 2 * W> x;
 #pragma unroll
@@ -83,7 +84,7 @@ givens_fused_backward(int n, int nt, const typename givens_vec2<T>::type *__rest
 #pragma unroll
         for (int w = 0; w < W; w++) {
             const size_t col = (size_t)(c0 + w) * n;
-            const bool in = c0 + w < n;
+            const bool in = c0 + w < n && l.t < l.nreal;
             x.top[q][w] = in && rt < n ? Gamma[col + rt] : T(0);
             x.top[q][W + w] = in && rt < n ? U[col + rt] : T(0);
             x.bot[q][w] = in && rb < n ? Gamma[col + rb] : T(0);

@@ -27,10 +27,11 @@ struct givens_slab {
     T top[B][W], bot[B][W];
 };
 
-// Shared context of a block's threads.
+// Shared context of a block's threads.  Blocks are whole warps, so every
+// shuffle has all lanes; the first nreal threads own slots, the rest (up to
+// the next multiple of 32) carry zeros through the same steps.
 struct givens_lanes {
-    int t, lane, warp, nwarps, nthreads;
-    unsigned mask;
+    int t, lane, warp, nwarps, nthreads, nreal;
 };
 
 // Copy this thread's B rotations of one step from the table into its column
@@ -92,8 +93,8 @@ __device__ __forceinline__ void givens_shift_begin(const givens_slab<T, B, W> &x
         // moves; position 1 (thread 1) takes thread 0's bottom instead.
         if (B == 1 && l.t == 0)
             e.tout[w] = e.bout[w];
-        e.tin[w] = __shfl_up_sync(l.mask, e.tout[w], 1);
-        e.bin[w] = __shfl_down_sync(l.mask, e.bout[w], 1);
+        e.tin[w] = __shfl_up_sync(0xffffffffu, e.tout[w], 1);
+        e.bin[w] = __shfl_down_sync(0xffffffffu, e.bout[w], 1);
         if (l.nwarps > 1 && l.lane == 31)
             xtop[l.warp][w] = e.tout[w];
         if (l.nwarps > 1 && l.lane == 0)
@@ -118,17 +119,26 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
                 e.bin[w] = xbot[l.warp + 1][w];
         }
     }
+    // The circle turns at slot S-1 (its bottom takes its top) and at slot 0
+    // (slot 1's top takes slot 0's bottom); only the warps holding those
+    // threads branch here.
+    if (l.warp == (l.nreal - 1) >> 5 && l.t == l.nreal - 1) {
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            e.bin[w] = e.tout[w];
+    }
+    if (l.warp == 0 && l.t == 0) {
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            e.tin[w] = e.bout[w];
+    }
 #pragma unroll
     for (int w = 0; w < W; w++) {
-        if (l.t == l.nthreads - 1)  // the circle turns at slot S-1: bottom takes top
-            e.bin[w] = e.tout[w];
-        if (l.t == 0)               // and at slot 0: slot 1's top takes slot 0's bottom
-            e.tin[w] = e.bout[w];
         x.top[ot][w] = e.tin[w];
         x.bot[ob][w] = e.bin[w];
     }
     // Now R + 1 shifts are done.  Thread 0 keeps position 0 in logical top 0.
-    if (l.t == 0) {
+    if (l.warp == 0 && l.t == 0) {
         const int p0 = (B - (R + 1) % B) % B, p1 = (1 + B - (R + 1) % B) % B;
 #pragma unroll
         for (int w = 0; w < W; w++) {
@@ -198,18 +208,23 @@ struct givens_fused_steps<T, B, W, B, E> {
     }
 };
 
-// The lanes of this block's threads.
-__device__ __forceinline__ givens_lanes givens_lanes_here()
+// The lanes of this block's threads, nreal of which own slots.
+__device__ __forceinline__ givens_lanes givens_lanes_here(int nreal)
 {
     givens_lanes l;
     l.t = threadIdx.x;
     l.lane = l.t & 31;
     l.warp = l.t >> 5;
     l.nthreads = blockDim.x;
-    l.nwarps = (l.nthreads + 31) >> 5;
-    l.mask = (l.warp == l.nwarps - 1 && (l.nthreads & 31)) ? (1u << (l.nthreads & 31)) - 1
-                                                          : 0xffffffffu;
+    l.nwarps = l.nthreads >> 5;
+    l.nreal = nreal;
     return l;
+}
+
+// Threads per block of a fused kernel for S slots, B per thread: whole warps.
+__host__ __device__ inline int givens_fused_threads(int S, int B)
+{
+    return (S / B + 31) / 32 * 32;
 }
 
 // Every step from nt-2 down to 0 on slab x, already loaded with the rows
@@ -225,7 +240,8 @@ __device__ __forceinline__ void givens_fused_sweep(givens_slab<T, B, W> &x, cons
     vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
     const int S = nt >> 1;
     int step = nt - 2;
-    const vec2 *row = cs + (size_t)step * S + (size_t)l.t * B;
+    // Threads past nreal read thread 0's entries: any valid address will do.
+    const vec2 *row = cs + (size_t)step * S + (size_t)(l.t < l.nreal ? l.t : 0) * B;
     givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
     while (!givens_fused_steps<T, B, W, 0, E>::run(x, l, epi, step, row, csbuf, S, xtop, xbot))
         ;
@@ -249,6 +265,8 @@ struct givens_forward_store {
     template <int R>
     __device__ __forceinline__ void last(const givens_slab<T, B, W> &x)
     {
+        if (t * B >= nt / 2)
+            return;                                     // a thread without slots
 #pragma unroll
         for (int q = 0; q < B; q++) {
             const int k = t * B + q, rbot = nt - 1 - k;
@@ -265,27 +283,29 @@ struct givens_forward_store {
     }
 };
 
-// Launch: grid ceil(n / W) blocks of S / B threads (S = nt / 2 slots, nt = n
-// rounded up to even), S a multiple of B and S / B <= MAXT (MINB blocks per
-// SM bound the registers so that several blocks hide each other's latency),
-// with givens_fused_smem<T, B>(S / B) bytes of dynamic shared memory.  cs is
+// Launch: grid ceil(n / W) blocks of givens_fused_threads(S, B) threads
+// (S = nt / 2 slots, nt = n rounded up to even), S a multiple of B and at most
+// MAXT threads (MINB blocks per SM bound the registers so that several blocks
+// hide each other's latency), with givens_fused_smem<T, B>(threads) bytes of
+// dynamic shared memory.  cs is
 // the table of givens_rotation_table; U is row-major n x n.
 template <typename T, int B, int W, int MAXT, int MINB = 1>
 __global__ void __launch_bounds__(MAXT, MINB)
 givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
                      T *__restrict__ U)
 {
-    const givens_lanes l = givens_lanes_here();
+    const givens_lanes l = givens_lanes_here((nt >> 1) / B);
     const int c0 = blockIdx.x * W;
     givens_slab<T, B, W> x;
 #pragma unroll
     for (int q = 0; q < B; q++) {
         const int k = l.t * B + q;
+        const bool real = l.t < l.nreal;
         const int rt = givens_coord(nt, nt - 2, k), rb = givens_coord(nt, nt - 2, nt - 1 - k);
 #pragma unroll
         for (int w = 0; w < W; w++) {
-            x.top[q][w] = rt == c0 + w ? T(1) : T(0);
-            x.bot[q][w] = rb == c0 + w ? T(1) : T(0);
+            x.top[q][w] = real && rt == c0 + w ? T(1) : T(0);
+            x.bot[q][w] = real && rb == c0 + w ? T(1) : T(0);
         }
     }
     givens_forward_store<T, B, W> epi = { l.t, n, nt, c0, U };
