@@ -14,7 +14,7 @@ librb_core_a_SOURCES += \
 	%reldir%/sweep.h %reldir%/sweep.c \
 	%reldir%/measure.h %reldir%/measure.c \
 	%reldir%/progress.h %reldir%/progress.c \
-	%reldir%/record.h %reldir%/record.c %reldir%/record_tsv.c \
+	%reldir%/record.h %reldir%/record.c %reldir%/record_tsv.c %reldir%/json_build.h \
 	%reldir%/results.h %reldir%/results.c %reldir%/meta.c \
 	%reldir%/hw.h %reldir%/hw.c \
 	%reldir%/plot.h %reldir%/plot.c \

@@ -14,23 +14,8 @@
 #include "harness/error.h"
 #include "harness/gitdesc.h"
 #include "harness/hw.h"
+#include "harness/json_build.h"
 #include "harness/results.h"
-
-static void put(json_t *obj, const char *key, json_t *val, int *bad)
-{
-    if (!val || json_object_set_new(obj, key, val) < 0)
-        *bad = 1;
-}
-
-/* The built object, or NULL (and nothing leaked) if any part failed. */
-static json_t *finish(json_t *obj, int bad)
-{
-    if (bad) {
-        json_decref(obj);
-        return NULL;
-    }
-    return obj;
-}
 
 /* Every CPU's scaling governor: one name, "mixed: a b", or "unknown" when
  * sysfs does not say (containers, virtual machines). */
@@ -78,10 +63,10 @@ static json_t *environment(void)
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         const char *v = getenv(names[i]);
         if (v)
-            put(env, names[i], json_string(v), &bad);
+            rb_json_put(env, names[i], json_string(v), &bad);
     }
-    put(env, "cpu_governor", cpu_governor(), &bad);
-    return finish(env, bad);
+    rb_json_put(env, "cpu_governor", cpu_governor(), &bad);
+    return rb_json_finish(env, bad);
 }
 
 static json_t *compilers(struct rb_ctx *ctx)
@@ -90,11 +75,11 @@ static json_t *compilers(struct rb_ctx *ctx)
     int bad = 0;
 
     if (c)
-        put(c, "cc", json_string(RB_CC_VERSION), &bad);
+        rb_json_put(c, "cc", json_string(RB_CC_VERSION), &bad);
     if (c && json_is_object(backends) && json_object_update(c, backends) < 0)
         bad = 1;
     json_decref(backends);
-    return finish(c, bad);
+    return rb_json_finish(c, bad);
 }
 
 static json_t *seed_json(uint64_t seed)
@@ -164,17 +149,17 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
     if (gethostname(host, sizeof host) != 0)
         snprintf(host, sizeof host, "unknown");
     host[sizeof host - 1] = '\0';
-    put(meta, "schema", json_integer(1), &bad);
-    put(meta, "command", cmd, &bad);
-    put(meta, "cwd", json_string(cwd), &bad);
-    put(meta, "start", now_utc(), &bad);
-    put(meta, "host", json_string(host), &bad);
-    put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
-    put(meta, "version", json_string(PACKAGE_VERSION), &bad);
-    put(meta, "configure", json_string(RB_CONFIGURE_ARGS), &bad);
-    put(meta, "compilers", compilers(ctx), &bad);
-    put(meta, "seed", seed_json(ctx->seed), &bad);
-    put(meta, "environment", environment(), &bad);
+    rb_json_put(meta, "schema", json_integer(1), &bad);
+    rb_json_put(meta, "command", cmd, &bad);
+    rb_json_put(meta, "cwd", json_string(cwd), &bad);
+    rb_json_put(meta, "start", now_utc(), &bad);
+    rb_json_put(meta, "host", json_string(host), &bad);
+    rb_json_put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
+    rb_json_put(meta, "version", json_string(PACKAGE_VERSION), &bad);
+    rb_json_put(meta, "configure", json_string(RB_CONFIGURE_ARGS), &bad);
+    rb_json_put(meta, "compilers", compilers(ctx), &bad);
+    rb_json_put(meta, "seed", seed_json(ctx->seed), &bad);
+    rb_json_put(meta, "environment", environment(), &bad);
 out_free_meta:
     if (bad) {
         json_decref(meta);

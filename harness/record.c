@@ -12,25 +12,9 @@
 #include <unistd.h>
 
 #include "harness/error.h"
+#include "harness/json_build.h"
 #include "harness/record.h"
 #include "harness/sweep.h"
-
-/* Collects a failed allocation anywhere in a build instead of checking each call. */
-static void put(json_t *obj, const char *key, json_t *val, int *bad)
-{
-    if (!val || json_object_set_new(obj, key, val) < 0)
-        *bad = 1;
-}
-
-/* The built object, or NULL (and nothing leaked) if any part failed. */
-static json_t *finish(json_t *obj, int bad)
-{
-    if (bad) {
-        json_decref(obj);
-        return NULL;
-    }
-    return obj;
-}
 
 /* jansson refuses NaN and infinities; a missing number is null. */
 static json_t *real_or_null(double x)
@@ -126,9 +110,9 @@ static json_t *axes_json(const struct rb_case *c, const struct rb_axis *axes)
         return NULL;
     for (const struct rb_axis *a = axes; a && a->name; a++) {
         const struct rb_param *p = find_param(c, a->name);
-        put(o, a->name, p ? json_integer(p->value) : json_null(), &bad);
+        rb_json_put(o, a->name, p ? json_integer(p->value) : json_null(), &bad);
     }
-    return finish(o, bad);
+    return rb_json_finish(o, bad);
 }
 
 static json_t *stats_json(const struct rb_stats *s)
@@ -138,14 +122,14 @@ static json_t *stats_json(const struct rb_stats *s)
 
     if (!o)
         return NULL;
-    put(o, "n", json_integer((json_int_t)s->n), &bad);
-    put(o, "min", real_or_null(s->min), &bad);
-    put(o, "median", real_or_null(s->median), &bad);
-    put(o, "mean", real_or_null(s->mean), &bad);
-    put(o, "stddev", real_or_null(s->stddev), &bad);
-    put(o, "p10", real_or_null(s->p10), &bad);
-    put(o, "p90", real_or_null(s->p90), &bad);
-    return finish(o, bad);
+    rb_json_put(o, "n", json_integer((json_int_t)s->n), &bad);
+    rb_json_put(o, "min", real_or_null(s->min), &bad);
+    rb_json_put(o, "median", real_or_null(s->median), &bad);
+    rb_json_put(o, "mean", real_or_null(s->mean), &bad);
+    rb_json_put(o, "stddev", real_or_null(s->stddev), &bad);
+    rb_json_put(o, "p10", real_or_null(s->p10), &bad);
+    rb_json_put(o, "p90", real_or_null(s->p90), &bad);
+    return rb_json_finish(o, bad);
 }
 
 static json_t *samples_json(const struct rb_measurement *m)
@@ -170,17 +154,17 @@ static json_t *kernel_json(const struct rb_occ_kernel *k)
 
     if (!o)
         return NULL;
-    put(o, "kernel", str_or_null(k->kernel), &bad);
-    put(o, "block", int_or_null(k->block), &bad);
-    put(o, "active_blocks", int_or_null(k->active_blocks), &bad);
-    put(o, "occupancy", nonneg_or_null(k->occupancy), &bad);
-    put(o, "regs", int_or_null(k->regs), &bad);
-    put(o, "smem_static", int_or_null(k->smem_static), &bad);
-    put(o, "smem_dynamic", int_or_null(k->smem_dynamic), &bad);
-    put(o, "local_bytes", int_or_null(k->local_bytes), &bad);
-    put(o, "limiter", str_or_null(k->limiter), &bad);
-    put(o, "source", str_or_null(k->source), &bad);
-    return finish(o, bad);
+    rb_json_put(o, "kernel", str_or_null(k->kernel), &bad);
+    rb_json_put(o, "block", int_or_null(k->block), &bad);
+    rb_json_put(o, "active_blocks", int_or_null(k->active_blocks), &bad);
+    rb_json_put(o, "occupancy", nonneg_or_null(k->occupancy), &bad);
+    rb_json_put(o, "regs", int_or_null(k->regs), &bad);
+    rb_json_put(o, "smem_static", int_or_null(k->smem_static), &bad);
+    rb_json_put(o, "smem_dynamic", int_or_null(k->smem_dynamic), &bad);
+    rb_json_put(o, "local_bytes", int_or_null(k->local_bytes), &bad);
+    rb_json_put(o, "limiter", str_or_null(k->limiter), &bad);
+    rb_json_put(o, "source", str_or_null(k->source), &bad);
+    return rb_json_finish(o, bad);
 }
 
 static json_t *occupancy_json(const struct rb_occ *occ)
@@ -193,16 +177,16 @@ static json_t *occupancy_json(const struct rb_occ *occ)
     if (!occ || !occ->available) {
         const char *why = occ && occ->why[0] ? occ->why
                           : "not available";
-        put(o, "available", json_false(), &bad);
-        put(o, "reason", text_json(why), &bad);
+        rb_json_put(o, "available", json_false(), &bad);
+        rb_json_put(o, "reason", text_json(why), &bad);
     } else {
-        put(o, "available", json_true(), &bad);
-        put(o, "kernels", ks = json_array(), &bad);
+        rb_json_put(o, "available", json_true(), &bad);
+        rb_json_put(o, "kernels", ks = json_array(), &bad);
         for (int i = 0; ks && i < occ->count && i < RB_OCC_MAX_KERNELS; i++)
             if (json_array_append_new(ks, kernel_json(&occ->k[i])) < 0)
                 bad = 1;
     }
-    return finish(o, bad);
+    return rb_json_finish(o, bad);
 }
 
 static json_t *verify_json(const struct rb_check *chk)
@@ -214,11 +198,11 @@ static json_t *verify_json(const struct rb_check *chk)
         return json_null();
     if (!(o = json_object()))
         return NULL;
-    put(o, "pass", json_boolean(chk->pass), &bad);
-    put(o, "error", real_or_null(chk->error), &bad);
-    put(o, "tolerance", real_or_null(chk->tolerance), &bad);
-    put(o, "method", text_json(chk->method), &bad);
-    return finish(o, bad);
+    rb_json_put(o, "pass", json_boolean(chk->pass), &bad);
+    rb_json_put(o, "error", real_or_null(chk->error), &bad);
+    rb_json_put(o, "tolerance", real_or_null(chk->tolerance), &bad);
+    rb_json_put(o, "method", text_json(chk->method), &bad);
+    return rb_json_finish(o, bad);
 }
 
 static json_t *utc_now_json(void)
@@ -242,31 +226,31 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     if (!rec)
         return NULL;
     rb_case_key(c, key, sizeof key);
-    put(rec, "schema", json_integer(RB_RECORD_SCHEMA), &bad);
-    put(rec, "key", json_string(key), &bad);
-    put(rec, "paper", json_string(c->v->paper), &bad);
-    put(rec, "algo", json_string(c->v->algo), &bad);
-    put(rec, "variant", json_string(c->v->name), &bad);
-    put(rec, "backend", json_string(rb_backend_name(c->v->backend)), &bad);
-    put(rec, "prec", json_string(rb_prec_name(c->prec)), &bad);
-    put(rec, "device", text_json(c->device), &bad);
-    put(rec, "baseline", json_boolean(c->v->baseline), &bad);
-    put(rec, "sizes", axes_json(c, c->v->sizes), &bad);
-    put(rec, "tunables", axes_json(c, c->v->tunables), &bad);
-    put(rec, "seed", seed_json(c->seed), &bad);
-    put(rec, "status", json_string(o->status), &bad);
-    put(rec, "stage", str_or_null(o->stage), &bad);
-    put(rec, "message", text_json(o->message), &bad);
-    put(rec, "timer", m ? str_or_null(m->timer) : json_null(), &bad);
-    put(rec, "samples_ms", samples_json(m), &bad);
-    put(rec, "stats", m && m->n ? stats_json(&m->stats) : json_null(), &bad);
-    put(rec, "truncated", json_boolean(m && m->truncated), &bad);
-    put(rec, "transfer_ms", nonneg_or_null(c->transfer_ms), &bad);
-    put(rec, "build_ms", nonneg_or_null(c->build_ms), &bad);
-    put(rec, "occupancy", occupancy_json(o->occ), &bad);
-    put(rec, "verify", verify_json(o->check), &bad);
-    put(rec, "time", utc_now_json(), &bad);
-    return finish(rec, bad);
+    rb_json_put(rec, "schema", json_integer(RB_RECORD_SCHEMA), &bad);
+    rb_json_put(rec, "key", json_string(key), &bad);
+    rb_json_put(rec, "paper", json_string(c->v->paper), &bad);
+    rb_json_put(rec, "algo", json_string(c->v->algo), &bad);
+    rb_json_put(rec, "variant", json_string(c->v->name), &bad);
+    rb_json_put(rec, "backend", json_string(rb_backend_name(c->v->backend)), &bad);
+    rb_json_put(rec, "prec", json_string(rb_prec_name(c->prec)), &bad);
+    rb_json_put(rec, "device", text_json(c->device), &bad);
+    rb_json_put(rec, "baseline", json_boolean(c->v->baseline), &bad);
+    rb_json_put(rec, "sizes", axes_json(c, c->v->sizes), &bad);
+    rb_json_put(rec, "tunables", axes_json(c, c->v->tunables), &bad);
+    rb_json_put(rec, "seed", seed_json(c->seed), &bad);
+    rb_json_put(rec, "status", json_string(o->status), &bad);
+    rb_json_put(rec, "stage", str_or_null(o->stage), &bad);
+    rb_json_put(rec, "message", text_json(o->message), &bad);
+    rb_json_put(rec, "timer", m ? str_or_null(m->timer) : json_null(), &bad);
+    rb_json_put(rec, "samples_ms", samples_json(m), &bad);
+    rb_json_put(rec, "stats", m && m->n ? stats_json(&m->stats) : json_null(), &bad);
+    rb_json_put(rec, "truncated", json_boolean(m && m->truncated), &bad);
+    rb_json_put(rec, "transfer_ms", nonneg_or_null(c->transfer_ms), &bad);
+    rb_json_put(rec, "build_ms", nonneg_or_null(c->build_ms), &bad);
+    rb_json_put(rec, "occupancy", occupancy_json(o->occ), &bad);
+    rb_json_put(rec, "verify", verify_json(o->check), &bad);
+    rb_json_put(rec, "time", utc_now_json(), &bad);
+    return rb_json_finish(rec, bad);
 }
 
 /* The line goes out in write(2) calls on the descriptor, not through the

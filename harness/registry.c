@@ -15,6 +15,10 @@ extern const struct rb_variant givens_opencl_variants[];
 #endif
 #if RB_HAVE_CUDA
 extern const struct rb_variant givens_cuda_variants[];
+extern const struct rb_variant givens_cuda_apply_variants[];
+#endif
+#if RB_HAVE_HIP
+extern const struct rb_variant givens_hip_variants[];
 #endif
 
 static const struct rb_variant *const tables[] = {
@@ -27,6 +31,10 @@ static const struct rb_variant *const tables[] = {
 #endif
 #if RB_HAVE_CUDA
     givens_cuda_variants,
+    givens_cuda_apply_variants,
+#endif
+#if RB_HAVE_HIP
+    givens_hip_variants,
 #endif
     NULL
 };

@@ -253,22 +253,24 @@ void rb_plan_free(struct rb_plan *p)
     p->n = 0;
 }
 
-void rb_case_key(const struct rb_case *c, char *buf, size_t len)
+/* "paper<sep1>algo<sep1>variant<sep2>backend<sep2>prec" then each parameter as
+ * "<sep2>name=value": the key and the label differ only in separators. */
+static void case_text(const struct rb_case *c, char sep1, char sep2, char *buf, size_t len)
 {
-    size_t l = (size_t)snprintf(buf, len, "%s/%s/%s/%s/%s", c->v->paper, c->v->algo,
-                                c->v->name, rb_backend_name(c->v->backend),
+    size_t l = (size_t)snprintf(buf, len, "%s%c%s%c%s%c%s%c%s", c->v->paper, sep1, c->v->algo,
+                                sep1, c->v->name, sep2, rb_backend_name(c->v->backend), sep2,
                                 rb_prec_name(c->prec));
     for (int i = 0; i < c->nparams && l < len; i++)
-        l += (size_t)snprintf(buf + l, len - l, "/%s=%lld", c->params[i].name,
+        l += (size_t)snprintf(buf + l, len - l, "%c%s=%lld", sep2, c->params[i].name,
                               c->params[i].value);
+}
+
+void rb_case_key(const struct rb_case *c, char *buf, size_t len)
+{
+    case_text(c, '/', '/', buf, len);
 }
 
 void rb_case_label(const struct rb_case *c, char *buf, size_t len)
 {
-    size_t l = (size_t)snprintf(buf, len, "%s/%s/%s %s %s", c->v->paper, c->v->algo,
-                                c->v->name, rb_backend_name(c->v->backend),
-                                rb_prec_name(c->prec));
-    for (int i = 0; i < c->nparams && l < len; i++)
-        l += (size_t)snprintf(buf + l, len - l, " %s=%lld", c->params[i].name,
-                              c->params[i].value);
+    case_text(c, '/', ' ', buf, len);
 }

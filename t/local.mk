@@ -74,7 +74,7 @@ endif RB_HAVE_HIP
 if RB_HAVE_CUDA
 check_PROGRAMS += t/givens_cuda
 TESTS += t/givens_cuda
-t_givens_cuda_SOURCES = t/givens_cuda.c harness/registry.c
+t_givens_cuda_SOURCES = t/givens_cuda.c t/givens_gpu_test.h harness/registry.c
 t_givens_cuda_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_CUDA
 # The OpenCL Givens variants on whatever OpenCL device is there (PoCL in CI).
@@ -85,3 +85,11 @@ t_givens_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_givens_opencl_SOURCES = t/givens_opencl.c harness/registry.c
 t_givens_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
+# The HIP Givens variants: the CUDA test's driver (t/givens_gpu_test.h).
+if RB_HAVE_HIP
+check_PROGRAMS += t/givens_hip
+TESTS += t/givens_hip
+t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h harness/registry.c
+nodist_EXTRA_t_givens_hip_SOURCES = build-aux/link-cxx.cxx
+t_givens_hip_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP

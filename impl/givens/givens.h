@@ -112,6 +112,20 @@ int givens_check_backward(int n, int m, const double *theta_d, const void *dthet
                           enum rb_prec prec, const double *G, const double *X, int r,
                           struct rb_check *out);
 
+/* Apply mode, Y = U X (X, Y n x nb, row-major; Y float or double per prec)
+ * against givens_apply_d on X in fp64: largest entry error over the
+ * reference's RMS, tolerance 4 n eps(prec). */
+int givens_check_apply(int n, int m, const double *theta_d, const double *X, const void *Y,
+                       int nb, enum rb_prec prec, struct rb_check *out);
+
+/* The apply-form backward: dtheta (N values) and dX = U^T GY (n x nb) from
+ * X and GY (fp64, n x nb) against givens_apply_backward_d in fp64.  The error
+ * is the larger of the angles' (over the terms' sizes, as
+ * givens_check_backward) and dX's (over its RMS); tolerance 8 n eps(prec). */
+int givens_check_apply_backward(int n, int m, const double *theta_d, const double *X,
+                                const double *GY, const void *dtheta, const void *dX, int nb,
+                                enum rb_prec prec, struct rb_check *out);
+
 #ifdef __cplusplus
 }
 #endif

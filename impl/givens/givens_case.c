@@ -45,6 +45,33 @@ const struct rb_axis givens_gpu_sizes[] = {
     { 0 }
 };
 
+/* Apply mode: X is n x batch; 64 columns as in the notes' H200 anchors. */
+static const long long batch_deflt[] = { 64, RB_AXIS_END };
+static const long long batch_quick[] = { 16, RB_AXIS_END };
+const struct rb_axis givens_apply_sizes[] = {
+    { .name = "n", .help = "matrix size n (U is n x n, never formed)",
+      .min = 2, .max = 65536, .deflt = n_gpu_deflt, .quick = n_gpu_quick, .paper = n_gpu_paper },
+    { .name = "m", .help = "rows kept (paper section 5: pairs with i >= m dropped); "
+                           "0: all rows",
+      .min = 0, .max = 65536, .deflt = m_all, .quick = m_all, .paper = m_all },
+    { .name = "batch", .help = "columns of X in Y = U X",
+      .min = 1, .max = 65536, .deflt = batch_deflt, .quick = batch_quick,
+      .paper = batch_deflt },
+    { 0 }
+};
+
+/* block: the paper's GPU kernels; the official code launched 64 threads
+ * over columns. */
+static const long long block_deflt[] = { 64, 128, 256, RB_AXIS_END };
+static const long long block_quick[] = { 64, RB_AXIS_END };
+static const long long block_paper[] = { 64, RB_AXIS_END };
+const struct rb_axis givens_gpu_block_axis[] = {
+    { .name = "block", .help = "threads per block over the columns of one pair",
+      .min = 32, .max = 1024, .deflt = block_deflt, .quick = block_quick,
+      .paper = block_paper },
+    { 0 }
+};
+
 const struct rb_axis givens_threads_axis[] = {
     { .name = "threads", .help = "OpenMP threads",
       .min = 1, .max = 1024, .deflt = threads_deflt, .quick = threads_quick,

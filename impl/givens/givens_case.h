@@ -33,6 +33,8 @@ struct givens_state {
 extern const struct rb_axis givens_sizes[];
 extern const struct rb_axis givens_gpu_sizes[];
 extern const struct rb_axis givens_threads_axis[];
+/* The tunable of the paper's GPU kernels (CUDA, HIP): block. */
+extern const struct rb_axis givens_gpu_block_axis[];
 
 /* The variant tables (givens_serial_table.c, givens_omp_table.c). */
 extern const struct rb_variant givens_serial_variants[];
@@ -46,6 +48,9 @@ extern const struct rb_variant givens_omp_variants[];
 void givens_theta_draw(uint64_t seed, enum rb_prec prec, size_t count, double *theta_d,
                        void *theta);
 void givens_cotangent_draw(uint64_t seed, int n, double *G, double *X);
+
+/* Sizes of the apply-mode variants: n, m and batch (columns of X). */
+extern const struct rb_axis givens_apply_sizes[];
 
 /* RB_ESKIP when m > n or threads exceed the cores OpenMP may use. */
 int givens_admit(struct rb_case *c);

@@ -127,3 +127,63 @@ out_free:
     free(Y);
     return rc;
 }
+
+/* One value of a float or double array. */
+static double at_prec(const void *a, size_t k, enum rb_prec prec)
+{
+    return prec == RB_PREC_F64 ? ((const double *)a)[k] : (double)((const float *)a)[k];
+}
+
+int givens_check_apply(int n, int m, const double *theta_d, const double *X, const void *Y,
+                       int nb, enum rb_prec prec, struct rb_check *out)
+{
+    size_t len = (size_t)n * nb;
+    double *ref = malloc(len * sizeof *ref), *got = malloc(len * sizeof *got);
+    int rc = RB_ENOMEM;
+    if (!ref || !got)
+        goto out_free;
+    memcpy(ref, X, len * sizeof *ref);
+    givens_apply_d(n, m, theta_d, ref, nb);
+    for (size_t k = 0; k < len; k++)
+        got[k] = at_prec(Y, k, prec);
+    set_verdict(out, max_over_rms(got, ref, ref, len), 4.0 * n * prec_eps(prec),
+                "max|Y - apply(X)|/rms, fp64 ref");
+    rc = 0;
+out_free:
+    free(got);
+    free(ref);
+    return rc;
+}
+
+int givens_check_apply_backward(int n, int m, const double *theta_d, const double *X,
+                                const double *GY, const void *dtheta, const void *dX, int nb,
+                                enum rb_prec prec, struct rb_check *out)
+{
+    size_t len = (size_t)n * nb, count = givens_theta_count(n, m);
+    double *Y = malloc(len * sizeof *Y), *G = malloc(len * sizeof *G);
+    double *dx = malloc(len * sizeof *dx), *ref = malloc(count * sizeof *ref);
+    double *scale = malloc(count * sizeof *scale), *got = malloc(count * sizeof *got);
+    int rc = RB_ENOMEM;
+    if (!Y || !G || !dx || !ref || !scale || !got)
+        goto out_free;
+    memcpy(Y, X, len * sizeof *Y);
+    givens_apply_d(n, m, theta_d, Y, nb);
+    memcpy(G, GY, len * sizeof *G);
+    givens_apply_backward_d(n, m, theta_d, Y, G, nb, ref, scale);     /* G becomes dX */
+    for (size_t e = 0; e < count; e++)
+        got[e] = at_prec(dtheta, e, prec);
+    for (size_t k = 0; k < len; k++)
+        dx[k] = at_prec(dX, k, prec);
+    double eth = max_over_rms(got, ref, scale, count), edx = max_over_rms(dx, G, G, len);
+    set_verdict(out, isnan(eth) || isnan(edx) ? NAN : fmax(eth, edx), 8.0 * n * prec_eps(prec),
+                "max of dtheta (over term sizes) and dX = U^T GY (over rms), fp64 ref");
+    rc = 0;
+out_free:
+    free(got);
+    free(scale);
+    free(ref);
+    free(dx);
+    free(G);
+    free(Y);
+    return rc;
+}

@@ -1,47 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Every launch of the CUDA Givens variants: the timed regions (the paper's
-// per-step forward and backward, the fused forward), the untimed forms of U
-// and Gamma for the backward's setup, and the occupancy of what run launches.
+// Every launch of the CUDA Givens variants: the paper's, shared with HIP
+// (givens_gpu_launch.inc), and the fused kernels': their timed regions, the
+// fused forming of the backward's U in setup, and their occupancy.
 #include <config.h>
 #include <stdio.h>
-#include <string.h>
-#include <cuda_runtime.h>
-#include "harness/backend/cuda.h"
-#include "harness/backend/cuda_check.h"
-#include "impl/givens/givens_case.h"
-#include "impl/givens/givens_cuda.h"
 #include "impl/givens/givens_cuda_state.h"
+#include "impl/givens/givens_gpu_launch.inc"
 #include "kernels/cuda/givens_fused_backward.cuh"
 #include "kernels/cuda/givens_fused_forward.cuh"
-#include "kernels/cuda/givens_paper_backward.cuh"
-#include "kernels/cuda/givens_paper_forward.cuh"
 
-// Threads of the table, identity-in-setup and Gamma kernels; rows of a
-// transpose block (32 x 8); the dynamic shared memory allowed without opt-in;
-// the most blocks a grid-stride kernel gets.
-enum { AUX_BLOCK = 256, TILE_ROWS = 8, SMEM_DEFAULT = 48 * 1024, GRID_CAP = 65535 };
+// The dynamic shared memory allowed without opt-in.
+enum { SMEM_DEFAULT = 48 * 1024 };
 
-typedef struct givens_cuda_state state;
 template <typename T> using vec2 = typename givens_vec2<T>::type;
-
-static int cdiv(long long a, long long b)
-{
-    return (int)((a + b - 1) / b);
-}
-
-static int grid_stride_blocks(long long total, int block)
-{
-    return cdiv(total, block) < GRID_CAP ? cdiv(total, block) : GRID_CAP;
-}
-
-// The row sums need a power of two: the largest not above the block.
-static int pow2_floor(int x)
-{
-    int p = 1;
-    while (p * 2 <= x && p < 1024)
-        p *= 2;
-    return p;
-}
 
 template <typename T> struct fused_cfg {
     void (*kernel)(int, int, const vec2<T> *, T *);
@@ -169,56 +140,10 @@ template <typename T> static int fused_launch(struct rb_case *c, state *s, int s
     return 0;
 }
 
-// The paper's forward: U <- I, then one launch per step, steps nt-2 ... 0.
-template <typename T> static int paper_forward(struct rb_case *c, state *s, int block)
-{
-    givens_identity<T><<<grid_stride_blocks((long long)s->n * s->n, block), block, 0,
-                         s->stream>>>(s->n, (T *)s->U);
-    RB_CUDA_CHECK_LAUNCH(c);
-    dim3 grid(cdiv(s->n, block), s->S);
-    for (int step = s->nt - 2; step >= 0; step--) {
-        givens_paper_forward_step<T><<<grid, block, 0, s->stream>>>(
-            s->n, s->m, s->nt, step, (const T *)s->theta, (T *)s->U);
-        RB_CUDA_CHECK_LAUNCH(c);
-    }
-    return 0;
-}
-
-template <typename T> static int region_forward_paper(struct rb_case *c, state *s)
-{
-    return paper_forward<T>(c, s, s->block);
-}
-
 template <typename T> static int region_forward_fused(struct rb_case *c, state *s)
 {
     int rc = table_launch<T>(c, s);
     return rc ? rc : fused_launch<T>(c, s, s->slots, s->cols);
-}
-
-// Algorithm 3: V = U^T, M = Gamma^T; per step nt-2 ... 0 rotate the rows of
-// M and V, fill A and sum its rows into the step's angles.
-template <typename T> static int region_backward_paper(struct rb_case *c, state *s)
-{
-    const int n = s->n, block = s->block, rs = pow2_floor(block);
-    T *M = (T *)s->M, *V = (T *)s->V, *A = (T *)s->A;
-    const T *theta = (const T *)s->theta;
-    dim3 tgrid(cdiv(n, 32), cdiv(n, 32)), tblock(32, TILE_ROWS), grid(cdiv(n, block), s->S);
-    givens_transpose<T><<<tgrid, tblock, 0, s->stream>>>(n, (const T *)s->U, V);
-    RB_CUDA_CHECK_LAUNCH(c);
-    givens_transpose<T><<<tgrid, tblock, 0, s->stream>>>(n, (const T *)s->gamma, M);
-    RB_CUDA_CHECK_LAUNCH(c);
-    for (int step = s->nt - 2; step >= 0; step--) {
-        givens_paper_backward_rotate<T><<<grid, block, 0, s->stream>>>(n, s->m, s->nt, step,
-                                                                       theta, M, V);
-        RB_CUDA_CHECK_LAUNCH(c);
-        givens_paper_backward_set_a<T><<<grid, block, 0, s->stream>>>(n, s->m, s->nt, step,
-                                                                      M, V, A);
-        RB_CUDA_CHECK_LAUNCH(c);
-        givens_paper_backward_row_sum<T><<<s->S, rs, 0, s->stream>>>(n, s->m, s->nt, step, A,
-                                                                     (T *)s->dtheta);
-        RB_CUDA_CHECK_LAUNCH(c);
-    }
-    return 0;
 }
 
 // The fused backward: dP <- 0, the table, one sweep over all steps adding
@@ -242,32 +167,9 @@ template <typename T> static int region_backward_fused(struct rb_case *c, state 
     return 0;
 }
 
-typedef int (*region_fn)(struct rb_case *, state *);
-
-static int timed(struct rb_case *c, region_fn f32, region_fn f64)
-{
-    state *s = (state *)c->state;
-    int rc = rb_cuda_timer_start(c, &s->timer, s->stream);
-    if (rc == 0)
-        rc = (c->prec == RB_PREC_F64 ? f64 : f32)(c, s);
-    if (rc == 0)
-        rc = rb_cuda_timer_stop(c, &s->timer, s->stream, &c->device_ms);
-    return rc;
-}
-
-int givens_cuda_run_forward_paper(struct rb_case *c)
-{
-    return timed(c, region_forward_paper<float>, region_forward_paper<double>);
-}
-
 int givens_cuda_run_forward_fused(struct rb_case *c)
 {
     return timed(c, region_forward_fused<float>, region_forward_fused<double>);
-}
-
-int givens_cuda_run_backward_paper(struct rb_case *c)
-{
-    return timed(c, region_backward_paper<float>, region_backward_paper<double>);
 }
 
 int givens_cuda_run_backward_fused(struct rb_case *c)
@@ -275,11 +177,9 @@ int givens_cuda_run_backward_fused(struct rb_case *c)
     return timed(c, region_backward_fused<float>, region_backward_fused<double>);
 }
 
-template <typename T> static int form_u(struct rb_case *c, state *s, int slots)
+template <typename T> static int fused_form_u(struct rb_case *c, state *s, int slots)
 {
     int rc;
-    if (slots == 0)
-        return paper_forward<T>(c, s, AUX_BLOCK);
     const int own = s->cs == NULL;      // the fused backward keeps its own table
     if (own)
         RB_CUDA_CHECK(c, cudaMalloc(&s->cs, (size_t)(s->nt - 1) * s->S * sizeof(vec2<T>)));
@@ -294,56 +194,9 @@ template <typename T> static int form_u(struct rb_case *c, state *s, int slots)
     return 0;
 }
 
-int givens_cuda_form_u(struct rb_case *c, state *s, int slots)
+template <typename T> static void fused_occupancy(const state *s, struct rb_occ *occ)
 {
-    return c->prec == RB_PREC_F64 ? form_u<double>(c, s, slots) : form_u<float>(c, s, slots);
-}
-
-// Gamma = G X^T (n x n) in T from the fp64 factors (n x r, row-major),
-// summed in fp64 as givens_case.c does on the host.
-template <typename T>
-static __global__ void form_gamma(int n, int r, const double *__restrict__ G,
-                                  const double *__restrict__ X, T *__restrict__ Gamma)
-{
-    const size_t total = (size_t)n * n;
-    for (size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x; idx < total;
-         idx += (size_t)gridDim.x * blockDim.x) {
-        const size_t a = idx / n, b = idx % n;
-        double v = 0.0;
-        for (int k = 0; k < r; k++)
-            v += G[a * r + k] * X[b * r + k];
-        Gamma[idx] = (T)v;
-    }
-}
-
-int givens_cuda_form_gamma(struct rb_case *c, state *s)
-{
-    int grid = grid_stride_blocks((long long)s->n * s->n, AUX_BLOCK);
-    if (c->prec == RB_PREC_F64)
-        form_gamma<double><<<grid, AUX_BLOCK, 0, s->stream>>>(s->n, GIVENS_COTANGENT_RANK,
-                                                              s->Gd, s->Xd, (double *)s->gamma);
-    else
-        form_gamma<float><<<grid, AUX_BLOCK, 0, s->stream>>>(s->n, GIVENS_COTANGENT_RANK,
-                                                             s->Gd, s->Xd, (float *)s->gamma);
-    RB_CUDA_CHECK_LAUNCH(c);
-    return 0;
-}
-
-static void occ_add(struct rb_occ *occ, const void *fn, int block, size_t smem,
-                    const char *name)
-{
-    if (occ->count >= RB_OCC_MAX_KERNELS)
-        return;
-    struct rb_occ_kernel *k = &occ->k[occ->count++];
-    if (rb_cuda_occupancy(fn, block, smem, name, k) && occ->available) {
-        occ->available = 0;
-        snprintf(occ->why, sizeof occ->why, "%s: %s failed: %s", name, k->source, k->limiter);
-    }
-}
-
-template <typename T> static void occupancy_of(const state *s, struct rb_occ *occ)
-{
-    if (s->backward && s->fused) {
+    if (s->backward) {
         fused_bwd_cfg<T> f = fused_bwd_find<T>(s->slots, s->cols);
         char name[64];
         snprintf(name, sizeof name, "givens_fused_backward<B=%d,W=%d>", s->slots, s->cols);
@@ -354,15 +207,7 @@ template <typename T> static void occupancy_of(const state *s, struct rb_occ *oc
                     f.smem(givens_fused_threads(s->S, s->slots)), name);
         occ_add(occ, (const void *)givens_fused_backward_finish<T>, AUX_BLOCK, 0,
                 "givens_fused_backward_finish");
-    } else if (s->backward) {
-        occ_add(occ, (const void *)givens_transpose<T>, 32 * TILE_ROWS, 0, "givens_transpose");
-        occ_add(occ, (const void *)givens_paper_backward_rotate<T>, s->block, 0,
-                "givens_paper_backward_rotate");
-        occ_add(occ, (const void *)givens_paper_backward_set_a<T>, s->block, 0,
-                "givens_paper_backward_set_a");
-        occ_add(occ, (const void *)givens_paper_backward_row_sum<T>, pow2_floor(s->block), 0,
-                "givens_paper_backward_row_sum");
-    } else if (s->fused) {
+    } else {
         fused_cfg<T> f = fused_find<T>(s->slots, s->cols);
         char name[64];
         snprintf(name, sizeof name, "givens_fused_forward<B=%d,W=%d>", s->slots, s->cols);
@@ -371,19 +216,5 @@ template <typename T> static void occupancy_of(const state *s, struct rb_occ *oc
         if (f.kernel)
             occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
                     f.smem(givens_fused_threads(s->S, s->slots)), name);
-    } else {
-        occ_add(occ, (const void *)givens_identity<T>, s->block, 0, "givens_identity");
-        occ_add(occ, (const void *)givens_paper_forward_step<T>, s->block, 0,
-                "givens_paper_forward_step");
     }
-}
-
-void givens_cuda_occupancy(struct rb_case *c, struct rb_occ *occ)
-{
-    memset(occ, 0, sizeof *occ);
-    occ->available = 1;
-    if (c->prec == RB_PREC_F64)
-        occupancy_of<double>((const state *)c->state, occ);
-    else
-        occupancy_of<float>((const state *)c->state, occ);
 }

@@ -1,30 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-case state shared by the CUDA Givens host files: givens_cuda.cu
- * (setup, checks, teardown) and givens_cuda_launch.cu (every launch).
- * C++ for .cu files only. */
+/* The CUDA Givens variants' state (givens_gpu_state.h) and what only CUDA
+ * builds on it: the fused kernels' slab configurations and shared-memory
+ * opt-in, for givens_cuda.cu and givens_cuda_launch.cu.  C++ for .cu files
+ * only. */
 #ifndef GIVENS_CUDA_STATE_H
 #define GIVENS_CUDA_STATE_H
 
-#include <stddef.h>
-#include <cuda_runtime.h>
-#include "harness/backend/cuda_check.h"
 #include "impl/givens/givens_cuda.h"
-
-struct givens_cuda_state {
-    int n, m, nt, S;                    /* nt: n padded to even; S = nt / 2 slots */
-    int backward, fused;
-    int block, slots, cols;             /* the case's tunables */
-    size_t count;                       /* angles N */
-    double *theta_d;                    /* host: exactly the angles the device uses */
-    double *G, *X;                      /* host: n x GIVENS_COTANGENT_RANK factors of Gamma */
-    void *theta_h, *out;                /* host: angles in prec (until uploaded), output */
-    void *theta, *U, *cs;               /* device: angles, U, the (c, s') table */
-    void *gamma, *M, *V, *A, *dtheta;   /* device: backward (M, V, A: the paper's) */
-    void *dP;                           /* device: the fused backward's (step, slot) sums */
-    double *Gd, *Xd;                    /* device: Gamma's factors, setup only */
-    cudaStream_t stream;
-    struct rb_cuda_timer timer;
-};
+#include "impl/givens/givens_gpu_state.h"
 
 /* 1 if the fused forward takes `slots` per thread for S slots: it is built
  * for 1, 2, 4, 8, which must divide S, with S / slots threads at most
@@ -51,12 +34,5 @@ static inline int givens_cuda_fused_setup_slots(int S)
 int givens_cuda_fused_prepare(struct rb_case *c, int S, int slots, int cols);
 /* The same for the fused backward (cols: 2 or 4 in f32, 2 in f64). */
 int givens_cuda_fused_backward_prepare(struct rb_case *c, int S, int slots, int cols);
-
-/* Untimed setup work on the case's stream.  form_u: U from theta, by the
- * fused forward at `slots` (cols 4; its table is allocated in s->cs and
- * freed once U is done) or, with slots 0, by the paper's kernels.
- * form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
-int givens_cuda_form_u(struct rb_case *c, struct givens_cuda_state *s, int slots);
-int givens_cuda_form_gamma(struct rb_case *c, struct givens_cuda_state *s);
 
 #endif

@@ -5,22 +5,11 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_cuda.h"
 
-/* block: the official code launched 64 threads over columns. */
-static const long long block_deflt[] = { 64, 128, 256, RB_AXIS_END };
-static const long long block_quick[] = { 64, RB_AXIS_END };
-static const long long block_paper[] = { 64, RB_AXIS_END };
 /* slots and cols: admit skips the values a size or precision cannot take. */
 static const long long slots_deflt[] = { 8, 4, RB_AXIS_END };
 static const long long slots_quick[] = { 8, RB_AXIS_END };
 static const long long slots_paper[] = { 8, 4, 2, 1, RB_AXIS_END };
 static const long long cols_all[] = { 4, 8, RB_AXIS_END };
-
-static const struct rb_axis block_axis[] = {
-    { .name = "block", .help = "threads per block over the columns of one pair",
-      .min = 32, .max = 1024, .deflt = block_deflt, .quick = block_quick,
-      .paper = block_paper },
-    { 0 }
-};
 
 static const struct rb_axis fused_axes[] = {
     { .name = "slots", .help = "schedule slots (pairs) per thread of the fused forward; "
@@ -47,7 +36,7 @@ static const struct rb_axis fused_bwd_axes[] = {
 const struct rb_variant givens_cuda_variants[] = {
     { .paper = "givens", .algo = "forward", .name = "paper",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_gpu_sizes, .tunables = block_axis,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_block_axis,
       .doc = "the paper's GPU forward: U <- I, one launch per block of the schedule",
       .available = rb_cuda_available, .footprint = givens_cuda_footprint,
       .admit = givens_cuda_admit, .setup = givens_cuda_setup,
@@ -63,7 +52,7 @@ const struct rb_variant givens_cuda_variants[] = {
       .teardown = givens_cuda_teardown, .occupancy = givens_cuda_occupancy },
     { .paper = "givens", .algo = "backward", .name = "paper",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_gpu_sizes, .tunables = block_axis,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_block_axis,
       .doc = "Algorithm 3 on the GPU: per block rotate M and U^T, fill A, sum its rows",
       .available = rb_cuda_available, .footprint = givens_cuda_footprint,
       .admit = givens_cuda_admit, .setup = givens_cuda_setup,

@@ -49,7 +49,7 @@ struct givens_backward_dots {
         T d[B];
 #pragma unroll
         for (int q = 0; q < B; q++) {
-            const int pt = (q - R + B) % B, pb = (q + R) % B;
+            const int pt = givens_pt<B, 1>(q, R), pb = givens_pb<B, 1>(q, R);
             T a = 0;
 #pragma unroll
             for (int w = 0; w < W; w++)

@@ -19,13 +19,29 @@
 #include "kernels/cuda/givens_table.cuh"
 
 // The state of one thread: its slots' rows for the block's W columns.
-// Logical slot q of thread t is t*B + q.  Top values shift right and bottom
-// values left once per step; after r shifts logical top q lives in
-// top[(q - r) mod B] and logical bottom q in bot[(q + r) mod B].
+// Logical slot q of thread t is t*B + q.  Values move one slot per step
+// (tops one way, bottoms the other); the arrays are addressed through a
+// rotating offset instead of being moved (givens_pt, givens_pb).
 template <typename T, int B, int W>
 struct givens_slab {
     T top[B][W], bot[B][W];
 };
+
+// Where logical slot q of the top and bottom arrays lives after R shifts.
+// DIR = +1 sweeps the steps downwards (the forward: tops move to higher
+// slots, bottoms to lower ones); DIR = -1 upwards with transposed rotations
+// (the apply-form backward: tops move down, bottoms up).
+template <int B, int DIR>
+__device__ __forceinline__ constexpr int givens_pt(int q, int R)
+{
+    return DIR > 0 ? (q - R % B + B) % B : (q + R) % B;
+}
+
+template <int B, int DIR>
+__device__ __forceinline__ constexpr int givens_pb(int q, int R)
+{
+    return DIR > 0 ? (q + R) % B : (q - R % B + B) % B;
+}
 
 // Shared context of a block's threads.  Blocks are whole warps, so every
 // shuffle has all lanes; the first nreal threads own slots, the rest (up to
@@ -50,8 +66,9 @@ __device__ __forceinline__ void givens_cs_prefetch(typename givens_vec2<T>::type
 
 // Rotate the pairs of this thread for the current step, R shifts done so
 // far: PART 0 the two whose values leave the thread (slots 0 and B-1), PART 1
-// the others, so the exchange can start before the interior is done.
-template <typename T, int B, int W, int R, int PART>
+// the others, so the exchange can start before the interior is done.  DIR < 0
+// applies the transposed rotations.
+template <typename T, int B, int W, int R, int PART, int DIR>
 __device__ __forceinline__ void givens_slab_rotate(givens_slab<T, B, W> &x,
                                                    const typename givens_vec2<T>::type (&r)[B])
 {
@@ -59,12 +76,13 @@ __device__ __forceinline__ void givens_slab_rotate(givens_slab<T, B, W> &x,
     for (int q = 0; q < B; q++) {
         if ((q == 0 || q == B - 1) != (PART == 0))
             continue;
-        const int pt = (q - R + B) % B, pb = (q + R) % B;
+        const int pt = givens_pt<B, DIR>(q, R), pb = givens_pb<B, DIR>(q, R);
+        const T c = r[q].x, sn = DIR > 0 ? r[q].y : -r[q].y;
 #pragma unroll
         for (int w = 0; w < W; w++) {
             const T a = x.top[pt][w], b = x.bot[pb][w];
-            x.top[pt][w] = r[q].x * a - r[q].y * b;
-            x.bot[pb][w] = r[q].y * a + r[q].x * b;
+            x.top[pt][w] = c * a - sn * b;
+            x.bot[pb][w] = sn * a + c * b;
         }
     }
 }
@@ -76,61 +94,83 @@ struct givens_exchange {
 };
 
 // Start moving every value one position along the circle (R shifts done so
-// far): logical top B-1 goes to the next thread, logical bottom 0 to the
-// previous one; shuffles within a warp, shared memory across warps.
-template <typename T, int B, int W, int R>
+// far).  DIR > 0: logical top B-1 goes to the next thread and logical bottom 0
+// to the previous one; DIR < 0: top 0 to the previous, bottom B-1 to the
+// next.  Shuffles within a warp, shared memory across warps.
+template <typename T, int B, int W, int R, int DIR>
 __device__ __forceinline__ void givens_shift_begin(const givens_slab<T, B, W> &x,
                                                    const givens_lanes &l, givens_exchange<T, W> &e,
                                                    T (*xtop)[W], T (*xbot)[W])
 {
-    const int ot = (B - 1 - R + B) % B, ob = R % B;
+    const int ot = givens_pt<B, DIR>(DIR > 0 ? B - 1 : 0, R);
+    const int ob = givens_pb<B, DIR>(DIR > 0 ? 0 : B - 1, R);
+    const int up = DIR > 0 ? 31 : 0, down = 31 - up;   // lanes writing tout / bout
 #pragma unroll
     for (int w = 0; w < W; w++) {
         e.tout[w] = x.top[ot][w];
         e.bout[w] = x.bot[ob][w];
-        e.fixed[w] = x.top[(B - R) % B][w];
-        // With one slot per thread, thread 0's top is position 0, which never
-        // moves; position 1 (thread 1) takes thread 0's bottom instead.
-        if (B == 1 && l.t == 0)
+        e.fixed[w] = x.top[givens_pt<B, DIR>(0, R)][w];
+        // With one slot per thread going down, thread 0's top is position 0,
+        // which never moves; position 1 (thread 1) takes thread 0's bottom.
+        if (DIR > 0 && B == 1 && l.t == 0)
             e.tout[w] = e.bout[w];
-        e.tin[w] = __shfl_up_sync(0xffffffffu, e.tout[w], 1);
-        e.bin[w] = __shfl_down_sync(0xffffffffu, e.bout[w], 1);
-        if (l.nwarps > 1 && l.lane == 31)
+        if (DIR > 0) {
+            e.tin[w] = __shfl_up_sync(0xffffffffu, e.tout[w], 1);
+            e.bin[w] = __shfl_down_sync(0xffffffffu, e.bout[w], 1);
+        } else {
+            e.tin[w] = __shfl_down_sync(0xffffffffu, e.tout[w], 1);
+            e.bin[w] = __shfl_up_sync(0xffffffffu, e.bout[w], 1);
+        }
+        if (l.nwarps > 1 && l.lane == up)
             xtop[l.warp][w] = e.tout[w];
-        if (l.nwarps > 1 && l.lane == 0)
+        if (l.nwarps > 1 && l.lane == down)
             xbot[l.warp][w] = e.bout[w];
     }
 }
 
 // Finish the move: wait for the other warps' boundary values, then shift.
-template <typename T, int B, int W, int R>
+template <typename T, int B, int W, int R, int DIR>
 __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const givens_lanes &l,
                                                  givens_exchange<T, W> &e, T (*xtop)[W],
                                                  T (*xbot)[W])
 {
-    const int ot = (B - 1 - R + B) % B, ob = R % B;
+    const int ot = givens_pt<B, DIR>(DIR > 0 ? B - 1 : 0, R);
+    const int ob = givens_pb<B, DIR>(DIR > 0 ? 0 : B - 1, R);
+    const int first = DIR > 0 ? 0 : 31, last = 31 - first;
     if (l.nwarps > 1) {
         __syncthreads();
 #pragma unroll
         for (int w = 0; w < W; w++) {
-            if (l.lane == 0 && l.warp > 0)
-                e.tin[w] = xtop[l.warp - 1][w];
-            if (l.lane == 31 && l.warp < l.nwarps - 1)
-                e.bin[w] = xbot[l.warp + 1][w];
+            if (l.lane == first && (DIR > 0 ? l.warp > 0 : l.warp < l.nwarps - 1))
+                e.tin[w] = xtop[l.warp - DIR][w];
+            if (l.lane == last && (DIR > 0 ? l.warp < l.nwarps - 1 : l.warp > 0))
+                e.bin[w] = xbot[l.warp + DIR][w];
         }
     }
-    // The circle turns at slot S-1 (its bottom takes its top) and at slot 0
-    // (slot 1's top takes slot 0's bottom); only the warps holding those
-    // threads branch here.
+    // The circle turns at slot S-1 and at slot 0; only the warps holding
+    // those threads branch here.  Going down, slot S-1's bottom takes its top
+    // and slot 1's top takes slot 0's bottom; going up, slot S-1's top takes
+    // its bottom and slot 0's bottom takes slot 1's top.
     if (l.warp == (l.nreal - 1) >> 5 && l.t == l.nreal - 1) {
 #pragma unroll
-        for (int w = 0; w < W; w++)
-            e.bin[w] = e.tout[w];
+        for (int w = 0; w < W; w++) {
+            if (DIR > 0)
+                e.bin[w] = e.tout[w];
+            else
+                e.tin[w] = e.bout[w];
+        }
     }
     if (l.warp == 0 && l.t == 0) {
+        // Going up, slot 1's top is read only now: with B > 2 it is an interior
+        // slot, rotated after givens_shift_begin.
+        const int p1 = givens_pt<B, DIR>(1, R);
 #pragma unroll
-        for (int w = 0; w < W; w++)
-            e.tin[w] = e.bout[w];
+        for (int w = 0; w < W; w++) {
+            if (DIR > 0)
+                e.tin[w] = e.bout[w];
+            else
+                e.bin[w] = B == 1 ? e.tin[w] : x.top[p1][w];
+        }
     }
 #pragma unroll
     for (int w = 0; w < W; w++) {
@@ -139,10 +179,12 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
     }
     // Now R + 1 shifts are done.  Thread 0 keeps position 0 in logical top 0.
     if (l.warp == 0 && l.t == 0) {
-        const int p0 = (B - (R + 1) % B) % B, p1 = (1 + B - (R + 1) % B) % B;
+        const int p0 = givens_pt<B, DIR>(0, R + 1), p1 = givens_pt<B, DIR>(1, R + 1);
 #pragma unroll
         for (int w = 0; w < W; w++) {
-            if (B == 1) {
+            if (DIR < 0) {
+                x.top[p0][w] = e.tout[w];           // the top that would have left
+            } else if (B == 1) {
                 x.top[p0][w] = e.fixed[w];
             } else {
                 const T v = x.top[p0][w];
@@ -153,22 +195,24 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
     }
 }
 
-// Run B steps, the rotating offset a compile-time constant in each, from
-// `step` down; true once step 0 is done.  After each step's rotations the
-// epilogue's `rotated<R>(x, step)` sees the rotated rows (before the move
-// along the circle); at step 0 its `last<R>(x)` ends the kernel.  cs points at
-// this thread's entries of the table's current step; csbuf holds two
+// Run B steps, the rotating offset a compile-time constant in each; true
+// once the last step is done.  DIR > 0 runs the steps from nt-2 down to 0,
+// DIR < 0 from 0 up to nt-2.  After each step's rotations the epilogue's
+// `rotated<R>(x, step)` sees the rotated rows (before the move along the
+// circle); after the last its `last<R>(x)` ends the kernel.  cs points at this
+// thread's entries of the table's current step; csbuf holds two
 // shared-memory step buffers.
-template <typename T, int B, int W, int R, class E>
+template <typename T, int B, int W, int R, int DIR, class E>
 struct givens_fused_steps {
     typedef typename givens_vec2<T>::type vec2;
     static __device__ __forceinline__ bool run(givens_slab<T, B, W> &x, const givens_lanes &l,
-                                               E &epi, int &step, const vec2 *&cs, vec2 *csbuf,
-                                               int S, T (*xtop)[32][W], T (*xbot)[32][W])
+                                               E &epi, int &step, int final_step,
+                                               const vec2 *&cs, vec2 *csbuf, int S,
+                                               T (*xtop)[32][W], T (*xbot)[32][W])
     {
         const int bufsize = B * l.nthreads;
-        if (step > 0)
-            givens_cs_prefetch<T, B>(csbuf + ((step - 1) & 1) * bufsize, cs - S, l.t,
+        if (step != final_step)
+            givens_cs_prefetch<T, B>(csbuf + ((step - DIR) & 1) * bufsize, cs - DIR * S, l.t,
                                      l.nthreads);
         else
             __pipeline_commit();
@@ -178,30 +222,30 @@ struct givens_fused_steps {
 #pragma unroll
         for (int q = 0; q < B; q++)
             r[q] = buf[q * l.nthreads + l.t];
-        givens_slab_rotate<T, B, W, R, 0>(x, r);
-        if (step == 0) {
-            givens_slab_rotate<T, B, W, R, 1>(x, r);
+        givens_slab_rotate<T, B, W, R, 0, DIR>(x, r);
+        if (step == final_step) {
+            givens_slab_rotate<T, B, W, R, 1, DIR>(x, r);
             epi.template rotated<R>(x, step);
             epi.template last<R>(x);
             return true;
         }
         givens_exchange<T, W> e;
-        givens_shift_begin<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
-        givens_slab_rotate<T, B, W, R, 1>(x, r);
+        givens_shift_begin<T, B, W, R, DIR>(x, l, e, xtop[step & 1], xbot[step & 1]);
+        givens_slab_rotate<T, B, W, R, 1, DIR>(x, r);
         epi.template rotated<R>(x, step);
-        givens_shift_end<T, B, W, R>(x, l, e, xtop[step & 1], xbot[step & 1]);
-        step--;
-        cs -= S;
-        return givens_fused_steps<T, B, W, R + 1, E>::run(x, l, epi, step, cs, csbuf, S, xtop,
-                                                           xbot);
+        givens_shift_end<T, B, W, R, DIR>(x, l, e, xtop[step & 1], xbot[step & 1]);
+        step -= DIR;
+        cs -= DIR * S;
+        return givens_fused_steps<T, B, W, R + 1, DIR, E>::run(x, l, epi, step, final_step, cs,
+                                                                csbuf, S, xtop, xbot);
     }
 };
 
-template <typename T, int B, int W, class E>
-struct givens_fused_steps<T, B, W, B, E> {
+template <typename T, int B, int W, int DIR, class E>
+struct givens_fused_steps<T, B, W, B, DIR, E> {
     typedef typename givens_vec2<T>::type vec2;
     static __device__ __forceinline__ bool run(givens_slab<T, B, W> &, const givens_lanes &, E &,
-                                               int &, const vec2 *&, vec2 *, int,
+                                               int &, int, const vec2 *&, vec2 *, int,
                                                T (*)[32][W], T (*)[32][W])
     {
         return false;
@@ -227,9 +271,10 @@ __host__ __device__ inline int givens_fused_threads(int S, int B)
     return (S / B + 31) / 32 * 32;
 }
 
-// Every step from nt-2 down to 0 on slab x, already loaded with the rows
-// held at step nt-2 (position p of slot k: top p = k, bottom p = nt-1-k).
-template <typename T, int B, int W, class E>
+// Every step on slab x, already loaded with the rows held at the first
+// step: nt-2 for DIR > 0, 0 for DIR < 0 (position p of slot k: top p = k,
+// bottom p = nt-1-k).
+template <typename T, int B, int W, int DIR = 1, class E>
 __device__ __forceinline__ void givens_fused_sweep(givens_slab<T, B, W> &x, const givens_lanes &l,
                                                    E &epi, int nt,
                                                    const typename givens_vec2<T>::type *cs)
@@ -239,11 +284,13 @@ __device__ __forceinline__ void givens_fused_sweep(givens_slab<T, B, W> &x, cons
     extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
     vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
     const int S = nt >> 1;
-    int step = nt - 2;
+    int step = DIR > 0 ? nt - 2 : 0;
+    const int final_step = DIR > 0 ? 0 : nt - 2;
     // Threads past nreal read thread 0's entries: any valid address will do.
     const vec2 *row = cs + (size_t)step * S + (size_t)(l.t < l.nreal ? l.t : 0) * B;
     givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
-    while (!givens_fused_steps<T, B, W, 0, E>::run(x, l, epi, step, row, csbuf, S, xtop, xbot))
+    while (!givens_fused_steps<T, B, W, 0, DIR, E>::run(x, l, epi, step, final_step, row, csbuf,
+                                                        S, xtop, xbot))
         ;
 }
 
@@ -255,11 +302,12 @@ inline size_t givens_fused_smem(int nthreads)
 }
 
 // The forward's epilogue: nothing per step; step 0 leaves position p holding
-// coordinate p, so rows are positions and U is written out.
+// coordinate p, so rows are positions and the slab is written out to Y
+// (n rows of ld, columns below ncols).
 template <typename T, int B, int W>
 struct givens_forward_store {
-    int t, n, nt, c0;
-    T *U;
+    int t, n, nt, c0, ld, ncols;
+    T *Y;
     template <int R>
     __device__ __forceinline__ void rotated(const givens_slab<T, B, W> &, int) {}
     template <int R>
@@ -270,14 +318,14 @@ struct givens_forward_store {
 #pragma unroll
         for (int q = 0; q < B; q++) {
             const int k = t * B + q, rbot = nt - 1 - k;
-            const int pt = (q - R + B) % B, pb = (q + R) % B;
+            const int pt = givens_pt<B, 1>(q, R), pb = givens_pb<B, 1>(q, R);
 #pragma unroll
             for (int w = 0; w < W; w++) {
-                if (c0 + w >= n)
+                if (c0 + w >= ncols)
                     continue;
-                U[(size_t)k * n + c0 + w] = x.top[pt][w];      // k < nt/2 <= n
+                Y[(size_t)k * ld + c0 + w] = x.top[pt][w];     // k < nt/2 <= n
                 if (rbot < n)
-                    U[(size_t)rbot * n + c0 + w] = x.bot[pb][w];
+                    Y[(size_t)rbot * ld + c0 + w] = x.bot[pb][w];
             }
         }
     }
@@ -308,7 +356,7 @@ givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restr
             x.bot[q][w] = real && rb == c0 + w ? T(1) : T(0);
         }
     }
-    givens_forward_store<T, B, W> epi = { l.t, n, nt, c0, U };
+    givens_forward_store<T, B, W> epi = { l.t, n, nt, c0, n, n, U };
     givens_fused_sweep<T, B, W>(x, l, epi, nt, cs);
 }
 

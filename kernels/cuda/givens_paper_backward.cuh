@@ -15,11 +15,11 @@ __global__ void givens_transpose(int n, const T *__restrict__ in, T *__restrict_
     __shared__ T tile[32][33];
     const int bx = blockIdx.x * 32, by = blockIdx.y * 32;
     for (int y = threadIdx.y; y < 32; y += blockDim.y)
-        if (by + y < n && bx + threadIdx.x < n)
+        if (by + y < n && bx + (int)threadIdx.x < n)
             tile[y][threadIdx.x] = in[(size_t)(by + y) * n + bx + threadIdx.x];
     __syncthreads();
     for (int y = threadIdx.y; y < 32; y += blockDim.y)
-        if (bx + y < n && by + threadIdx.x < n)
+        if (bx + y < n && by + (int)threadIdx.x < n)
             out[(size_t)(bx + y) * n + by + threadIdx.x] = tile[threadIdx.x][y];
 }
 

@@ -139,6 +139,11 @@ static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t
 }
 static inline hipError_t hipEventDestroy(hipEvent_t e) { return cudaEventDestroy(e); }
 static inline hipError_t hipStreamCreate(hipStream_t *s) { return cudaStreamCreate(s); }
+constexpr unsigned hipStreamNonBlocking = cudaStreamNonBlocking;
+static inline hipError_t hipStreamCreateWithFlags(hipStream_t *s, unsigned flags)
+{
+    return cudaStreamCreateWithFlags(s, flags);
+}
 static inline hipError_t hipStreamDestroy(hipStream_t s) { return cudaStreamDestroy(s); }
 static inline hipError_t hipStreamSynchronize(hipStream_t s) { return cudaStreamSynchronize(s); }
 

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-case state of the GPU Givens variants, shared by their host code
+ * on CUDA and HIP (givens_gpu_case.inc, givens_gpu_launch.inc).  C++ for .cu
+ * and .hip files only. */
+#ifndef GIVENS_GPU_STATE_H
+#define GIVENS_GPU_STATE_H
+
+#include <stddef.h>
+#include "impl/givens/givens_gpu_api.h"
+
+/* struct givens_cuda_state or givens_hip_state. */
+struct GIVENS_GPU_ENTRY(state) {
+    int n, m, nt, S;                    /* nt: n padded to even; S = nt / 2 slots */
+    int backward, fused;
+    int block, slots, cols;             /* the case's tunables */
+    size_t count;                       /* angles N */
+    double *theta_d;                    /* host: exactly the angles the device uses */
+    double *G, *X;                      /* host: n x GIVENS_COTANGENT_RANK factors of Gamma */
+    void *theta_h, *out;                /* host: angles in prec (until uploaded), output */
+    void *theta, *U, *cs;               /* device: angles, U, the (c, s') table */
+    void *gamma, *M, *V, *A, *dtheta;   /* device: backward (M, V, A: the paper's) */
+    void *dP;                           /* device: the fused backward's (step, slot) sums */
+    double *Gd, *Xd;                    /* device: Gamma's factors, setup only */
+    gpuStream_t stream;
+    struct gpu_timer timer;
+};
+
+/* Untimed setup work on the case's stream.  form_u: U from theta, by the
+ * fused forward at `slots` (cols 4; its table is allocated in s->cs and
+ * freed once U is done) or, with slots 0, by the paper's kernels (HIP has
+ * only these).  form_gamma: Gamma = G X^T from s->Gd and s->Xd, left
+ * running. */
+int GIVENS_GPU_ENTRY(form_u)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s, int slots);
+int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The HIP Givens variants: the paper's per-step kernels, forward and the
+ * backward of Algorithm 3, on the host code CUDA's use. */
+#include "harness/backend/hip.h"
+#include "impl/givens/givens_case.h"
+#include "impl/givens/givens_hip.h"
+
+const struct rb_variant givens_hip_variants[] = {
+    { .paper = "givens", .algo = "forward", .name = "paper",
+      .backend = RB_BACKEND_HIP, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_block_axis,
+      .doc = "the paper's GPU forward: U <- I, one launch per block of the schedule",
+      .available = rb_hip_available, .footprint = givens_hip_footprint,
+      .admit = givens_hip_admit, .setup = givens_hip_setup,
+      .run = givens_hip_run_forward_paper, .verify = givens_hip_verify,
+      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy },
+    { .paper = "givens", .algo = "backward", .name = "paper",
+      .backend = RB_BACKEND_HIP, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_block_axis,
+      .doc = "Algorithm 3 on the GPU: per block rotate M and U^T, fill A, sum its rows",
+      .available = rb_hip_available, .footprint = givens_hip_footprint,
+      .admit = givens_hip_admit, .setup = givens_hip_setup,
+      .run = givens_hip_run_backward_paper, .verify = givens_hip_verify,
+      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy },
+    { 0 }
+};
