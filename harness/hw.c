@@ -184,11 +184,12 @@ unsigned long long rb_hw_host_memory(void)
         bytes = hwloc_get_root_obj(t)->total_memory;
         hwloc_topology_destroy(t);
     }
-    if (bytes == 0) {
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-        if (pages > 0 && page > 0)
-            bytes = (unsigned long long)pages * (unsigned long long)page;
-    }
+    /* On virtual machines whose memory is added while they run, the NUMA
+     * nodes hwloc reads can hold less than the kernel's total: take the
+     * larger. */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && (unsigned long long)pages * (unsigned long long)page > bytes)
+        bytes = (unsigned long long)pages * (unsigned long long)page;
     return bytes;
 }
 
