@@ -104,7 +104,16 @@ struct planner {
     size_t cap;
     size_t skipped;
     char first_skip[256];
+    int unused[RB_BACKEND_COUNT];           /* variants left out per backend */
+    char unused_why[RB_BACKEND_COUNT][256];
 };
+
+/* A variant of backend b left out of the sweep, and why (the first reason). */
+static void note_skip(struct planner *pl, enum rb_backend b, const char *why)
+{
+    if (pl->unused[b]++ == 0)
+        snprintf(pl->unused_why[b], sizeof pl->unused_why[b], "%s", why);
+}
 
 static int push(struct planner *pl, const struct rb_case *c)
 {
@@ -221,9 +230,12 @@ int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx, struct rb_p
                 rc = RB_ENODEV;
                 break;
             }
-            if (!ctx->quiet)
-                fprintf(stderr, "reprobench: skipping %s/%s/%s on %s: %s\n", v->paper, v->algo,
-                        v->name, rb_backend_name(v->backend), why);
+            note_skip(&pl, v->backend, why);
+            continue;
+        }
+        if (!o->backends && !o->variant
+            && !rb_backend_in_default_sweep(ctx, v->backend, why, sizeof why)) {
+            note_skip(&pl, v->backend, why);
             continue;
         }
         unsigned precs = v->precs & (o->precs ? o->precs : ~0u);
@@ -238,6 +250,11 @@ int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx, struct rb_p
         snprintf(err, errlen, "no case left to run: %s", pl.first_skip);
         rc = RB_EINVAL;
     }
+    for (int b = 0; b < RB_BACKEND_COUNT && !rc && !ctx->quiet; b++)
+        if (pl.unused[b])
+            fprintf(stderr, "reprobench: leaving out %d %s variant%s: %s\n", pl.unused[b],
+                    rb_backend_name((enum rb_backend)b), pl.unused[b] == 1 ? "" : "s",
+                    pl.unused_why[b]);
     if (!rc && pl.skipped && !ctx->quiet)
         fprintf(stderr, "reprobench: %zu case%s left out because the parameters do not "
                 "combine, e.g. %s\n", pl.skipped, pl.skipped == 1 ? "" : "s", pl.first_skip);

@@ -21,6 +21,12 @@ void rb_backend_devices(struct rb_ctx *ctx, json_t *devices, json_t *notes);
 /* 1 if backend b can run cases here; else 0 and the reason in why. */
 int rb_backend_available(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len);
 
+/* 1 if backend b belongs in a sweep that names no backend.  0 (with the
+ * reason in why) for OpenCL on a CPU device such as PoCL: the GPU kernels run
+ * there for correctness, and at GPU sizes would take hours; `--backend
+ * opencl` still runs them. */
+int rb_backend_in_default_sweep(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len);
+
 /* Versions of the device compilers this binary was built with, and of the
  * drivers found at run time, as an object for meta.json. */
 json_t *rb_backend_versions(struct rb_ctx *ctx);

@@ -50,6 +50,25 @@ void rb_backend_devices(struct rb_ctx *ctx, json_t *devices, json_t *notes)
 #endif
 }
 
+int rb_backend_in_default_sweep(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len)
+{
+#if RB_HAVE_OPENCL
+    struct rb_opencl *cl;
+    if (b == RB_BACKEND_OPENCL && rb_opencl_get(ctx, &cl, why, len) == 0
+        && !(cl->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))) {
+        snprintf(why, len, "the OpenCL device is a CPU (%s); --backend opencl runs it",
+                 cl->name);
+        return 0;
+    }
+#else
+    (void)ctx;
+    (void)b;
+    (void)why;
+    (void)len;
+#endif
+    return 1;
+}
+
 int rb_backend_available(struct rb_ctx *ctx, enum rb_backend b, char *why, size_t len)
 {
     switch (b) {
