@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Figure 2 of the Givens paper: time of the forward and the backward pass
 # against n, one line per series (variant, backend, precision, and the
-# restricted m, threads or block where a record has them); median with
+# restricted m and the tunables where a record has them); median with
 # p10-p90 bars.  Reads records.tsv by column name:
 #   gnuplot -e "in='RUN/records.tsv'; outdir='RUN/plots'" givens_fig2.gp
 if (!exists("in")) in = "records.tsv"
@@ -13,7 +13,7 @@ set datafile nocolumnheaders
 stats in every ::0::0 using (0) nooutput
 ncol = STATS_columns
 present = ""
-do for [c in "m threads block wg"] {
+do for [c in "m threads block wg slots cols batch"] {
     found = 0
     stats in every ::0::0 using (sum [i=1:ncol] (strcol(i) eq c ? found = 1 : 0), 0) nooutput
     if (found) { present = present." ".c }
@@ -26,7 +26,7 @@ set datafile missing NaN
 # them is a gnuplot word list; titles show it with spaces.
 part(c) = (t = strcol(c), t eq "" || t eq "NaN" || t eq "0" ? "" : "|".c."=".t)
 opt(i) = i <= words(present) ? part(word(present, i)) : ""
-label(x) = strcol("variant")."|".strcol("backend")."|".strcol("prec").opt(1).opt(2).opt(3).opt(4)
+label(x) = strcol("variant")."|".strcol("backend")."|".strcol("prec").opt(1).opt(2).opt(3).opt(4).opt(5).opt(6).opt(7)
 spaced(s) = (p = strstrt(s, "|"), p ? s[1:p-1]." ".spaced(s[p+1:]) : s)
 keep(a) = strcol("paper") eq "givens" && strcol("status") eq "ok" && strcol("algo") eq a
 collect(a) = (keep(a) ? (k = label(0), strstrt(acc, " ".k." ") ? 0 : (acc = acc.k." ")) : 0, 0)

@@ -12,7 +12,7 @@ set datafile nocolumnheaders
 stats in every ::0::0 using (0) nooutput
 ncol = STATS_columns
 present = ""
-do for [c in "m threads block wg"] {
+do for [c in "m threads block wg slots cols batch"] {
     found = 0
     stats in every ::0::0 using (sum [i=1:ncol] (strcol(i) eq c ? found = 1 : 0), 0) nooutput
     if (found) { present = present." ".c }
@@ -24,7 +24,7 @@ set datafile missing NaN
 # Series labels as in givens_fig2.gp: no spaces, "|" between the parts.
 part(c) = (t = strcol(c), t eq "" || t eq "NaN" || t eq "0" ? "" : "|".c."=".t)
 opt(i) = i <= words(present) ? part(word(present, i)) : ""
-label(x) = strcol("variant")."|".strcol("backend")."|".strcol("prec").opt(1).opt(2).opt(3).opt(4)
+label(x) = strcol("variant")."|".strcol("backend")."|".strcol("prec").opt(1).opt(2).opt(3).opt(4).opt(5).opt(6).opt(7)
 spaced(s) = (p = strstrt(s, "|"), p ? s[1:p-1]." ".spaced(s[p+1:]) : s)
 # strcol, not column: a NaN read by column() would void the whole row, and a
 # missing (NaN) field reads as "".
