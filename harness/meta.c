@@ -82,27 +82,6 @@ static json_t *compilers(struct rb_ctx *ctx)
     return rb_json_finish(c, bad);
 }
 
-static json_t *seed_json(uint64_t seed)
-{
-    char buf[32];
-
-    if (seed <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)seed);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-    return json_string(buf);
-}
-
-static json_t *now_utc(void)
-{
-    char buf[32];
-    time_t now = time(NULL);
-    struct tm tm;
-
-    if (!gmtime_r(&now, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        return json_null();
-    return json_string(buf);
-}
-
 /* Write obj as indented JSON to <dir>/name. */
 static int write_json(const char *dir, const char *name, const json_t *obj,
                       char *err, size_t errlen)
@@ -152,13 +131,13 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
     rb_json_put(meta, "schema", json_integer(1), &bad);
     rb_json_put(meta, "command", cmd, &bad);
     rb_json_put(meta, "cwd", json_string(cwd), &bad);
-    rb_json_put(meta, "start", now_utc(), &bad);
+    rb_json_put(meta, "start", rb_json_now_utc(), &bad);
     rb_json_put(meta, "host", json_string(host), &bad);
     rb_json_put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
     rb_json_put(meta, "version", json_string(PACKAGE_VERSION), &bad);
     rb_json_put(meta, "configure", json_string(RB_CONFIGURE_ARGS), &bad);
     rb_json_put(meta, "compilers", compilers(ctx), &bad);
-    rb_json_put(meta, "seed", seed_json(ctx->seed), &bad);
+    rb_json_put(meta, "seed", rb_json_seed(ctx->seed), &bad);
     rb_json_put(meta, "environment", environment(), &bad);
 out_free_meta:
     if (bad) {

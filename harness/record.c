@@ -83,16 +83,6 @@ static json_t *str_or_null(const char *s)
 
 /* JSON integers are signed 64-bit in jansson: a larger seed is kept exactly
  * as a decimal string. */
-static json_t *seed_json(uint64_t seed)
-{
-    char buf[32];
-
-    if (seed <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)seed);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-    return json_string(buf);
-}
-
 static const struct rb_param *find_param(const struct rb_case *c, const char *name)
 {
     for (int i = 0; i < c->nparams; i++)
@@ -205,17 +195,6 @@ static json_t *verify_json(const struct rb_check *chk)
     return rb_json_finish(o, bad);
 }
 
-static json_t *utc_now_json(void)
-{
-    char buf[32];
-    time_t now = time(NULL);
-    struct tm tm;
-
-    if (!gmtime_r(&now, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        return json_null();
-    return json_string(buf);
-}
-
 json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
 {
     const struct rb_measurement *m = o->m;
@@ -237,7 +216,7 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "baseline", json_boolean(c->v->baseline), &bad);
     rb_json_put(rec, "sizes", axes_json(c, c->v->sizes), &bad);
     rb_json_put(rec, "tunables", axes_json(c, c->v->tunables), &bad);
-    rb_json_put(rec, "seed", seed_json(c->seed), &bad);
+    rb_json_put(rec, "seed", rb_json_seed(c->seed), &bad);
     rb_json_put(rec, "status", json_string(o->status), &bad);
     rb_json_put(rec, "stage", str_or_null(o->stage), &bad);
     rb_json_put(rec, "message", text_json(o->message), &bad);
@@ -249,7 +228,7 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "build_ms", nonneg_or_null(c->build_ms), &bad);
     rb_json_put(rec, "occupancy", occupancy_json(o->occ), &bad);
     rb_json_put(rec, "verify", verify_json(o->check), &bad);
-    rb_json_put(rec, "time", utc_now_json(), &bad);
+    rb_json_put(rec, "time", rb_json_now_utc(), &bad);
     return rb_json_finish(rec, bad);
 }
 

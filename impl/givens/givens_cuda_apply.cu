@@ -16,6 +16,7 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_cuda.h"
 #include "impl/givens/givens_cuda_apply.h"
+#include "impl/givens/givens_cuda_pick.h"
 #include "kernels/cuda/givens_fused_apply.cuh"
 
 enum { AUX_BLOCK = 256, SMEM_DEFAULT = 48 * 1024, MAXT = GIVENS_CUDA_FUSED_MAXT };
@@ -58,13 +59,7 @@ template <typename T, int B, int W> static apply_kernels<T> kernels_make()
 // of Y and of GY, a slab as wide as the fused forward's).
 template <typename T, int W> static apply_kernels<T> kernels_by_slots(int slots)
 {
-    switch (slots) {
-    case 1: return kernels_make<T, 1, W>();
-    case 2: return kernels_make<T, 2, W>();
-    case 4: return kernels_make<T, 4, W>();
-    case 8: return kernels_make<T, 8, W>();
-    }
-    return { NULL, NULL };
+    return givens_pick_slots(slots, [](auto b) { return kernels_make<T, decltype(b)::value, W>(); });
 }
 
 template <typename T> static apply_kernels<T> kernels_find(int slots, int cols)

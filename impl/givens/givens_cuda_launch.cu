@@ -4,6 +4,7 @@
 // fused forming of the backward's U in setup, and their occupancy.
 #include <config.h>
 #include <stdio.h>
+#include "impl/givens/givens_cuda_pick.h"
 #include "impl/givens/givens_cuda_state.h"
 #include "impl/givens/givens_gpu_launch.inc"
 #include "kernels/cuda/givens_fused_backward.cuh"
@@ -26,13 +27,7 @@ template <typename T, int B, int W> static fused_cfg<T> fused_make()
 
 template <typename T, int W> static fused_cfg<T> fused_by_slots(int slots)
 {
-    switch (slots) {
-    case 1: return fused_make<T, 1, W>();
-    case 2: return fused_make<T, 2, W>();
-    case 4: return fused_make<T, 4, W>();
-    case 8: return fused_make<T, 8, W>();
-    }
-    return { NULL, NULL };
+    return givens_pick_slots(slots, [](auto b) { return fused_make<T, decltype(b)::value, W>(); });
 }
 
 // Only the instantiations the variants admit: 8 columns in fp64 would hold
@@ -62,13 +57,8 @@ template <typename T, int B, int W> static fused_bwd_cfg<T> fused_bwd_make()
 
 template <typename T, int W> static fused_bwd_cfg<T> fused_bwd_by_slots(int slots)
 {
-    switch (slots) {
-    case 1: return fused_bwd_make<T, 1, W>();
-    case 2: return fused_bwd_make<T, 2, W>();
-    case 4: return fused_bwd_make<T, 4, W>();
-    case 8: return fused_bwd_make<T, 8, W>();
-    }
-    return { NULL, NULL };
+    return givens_pick_slots(slots,
+                             [](auto b) { return fused_bwd_make<T, decltype(b)::value, W>(); });
 }
 
 template <typename T> static fused_bwd_cfg<T> fused_bwd_find(int slots, int cols)

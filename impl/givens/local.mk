@@ -13,6 +13,7 @@ librb_cuda_a_SOURCES += \
 	%reldir%/givens_cuda.h %reldir%/givens_cuda_state.h %reldir%/givens_cuda.cu \
 	%reldir%/givens_cuda_launch.cu %reldir%/givens_cuda_table.c
 librb_cuda_a_SOURCES += %reldir%/givens_cuda_apply.h %reldir%/givens_cuda_apply.cu \
+	%reldir%/givens_cuda_pick.h \
 	%reldir%/givens_cuda_apply_table.c
 endif RB_HAVE_CUDA
 # HIP: the paper's variants, from the host code CUDA's use (givens_gpu_*).
