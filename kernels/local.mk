@@ -10,4 +10,5 @@ EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.
 # OpenCL kernels: embedded by the .cl.c rule (the nodist_ C files are listed
 # with the library that links them), shipped as sources.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \
-	%reldir%/opencl/givens_fused_forward.cl %reldir%/opencl/givens_paper_backward.cl
+	%reldir%/opencl/givens_fused_forward.cl %reldir%/opencl/givens_paper_backward.cl \
+	%reldir%/opencl/givens_fused_engine.cl %reldir%/opencl/givens_fused_backward.cl

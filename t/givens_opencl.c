@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Every OpenCL Givens variant on whatever device is there (PoCL in CI): for
- * each precision, size and admitted tunable value, a poisoned output fails
- * verify, a run verifies, the device time is read and teardown is safe
- * twice; and the fused forward's U equals the paper forward's. */
+ * each precision and size (odd n, restricted m; apply mode with a partial
+ * last slab of columns), a poisoned output fails verify, a run verifies, the
+ * device time is read and teardown is safe twice; and the fused forward's U
+ * and backward's dtheta equal the paper kernels' on the same data. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +25,44 @@
 struct tcase {
     const struct rb_variant *v;
     enum rb_prec prec;
-    int n, m;
+    int size;                   /* index into sizes or apply_sizes: the data's seed */
+    int n, m, nb;
     long long a, b;             /* wg, or slots and cols */
+    void *out;                  /* U or dtheta after the run, for the paper/fused pairs */
 };
 
+/* In an order where the CPU's turn of slots x cols pairs (below) meets every
+ * slots value: sizes 2, 6, 33 and 130 take only slots 1. */
 static const int sizes[][2] = {
-    { 2, 0 }, { 3, 0 }, { 6, 0 }, { 7, 0 }, { 33, 0 }, { 64, 0 }, { 130, 0 }, { 16, 5 }, { 64, 20 }
+    { 2, 0 }, { 3, 0 }, { 7, 0 }, { 64, 0 }, { 6, 0 }, { 33, 0 }, { 16, 5 }, { 64, 20 }, { 130, 0 }
 };
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
-/* On a GPU every value of the axes' default lists.  On a CPU device, where
- * each new group size costs a compile, the odd wg 7 (the reduction's fold)
- * and slots x cols pairs that still take every value of both axes. */
-static const long long wg_gpu[] = { 64, 128, 256, 7 }, wg_cpu[] = { 64, 7 };
-static const long long fused_gpu[][2] = {
-    { 1, 1 }, { 1, 2 }, { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 2, 8 },
-    { 4, 1 }, { 4, 2 }, { 4, 4 }, { 4, 8 }, { 8, 1 }, { 8, 2 }, { 8, 4 }, { 8, 8 }
+/* n, m, batch: batches of 5 to 8 columns leave a partial last slab for
+ * cols 2 and 4. */
+static const int apply_sizes[][3] = {
+    { 2, 0, 5 }, { 3, 0, 6 }, { 7, 0, 7 }, { 33, 0, 8 }, { 64, 0, 5 }, { 130, 0, 6 },
+    { 16, 5, 7 }, { 64, 20, 8 }
 };
-static const long long fused_cpu[][2] = { { 1, 8 }, { 2, 4 }, { 4, 2 }, { 8, 1 } };
+#define NAPPLY ((int)(sizeof apply_sizes / sizeof apply_sizes[0]))
+
+/* On a GPU every value of the axes' default lists, at every size.  On a CPU
+ * device, where each new program and group size costs a compile, the odd
+ * wg 7 (the reduction's fold) and, for the fused kernels, one slots x cols
+ * pair per size from the first CPU_PAIRS, which meet every value of both
+ * axes, taken in turn (the next that fits when slots does not divide n/2). */
+#define CPU_PAIRS 4
+static const long long wg_gpu[] = { 64, 128, 256, 7 }, wg_cpu[] = { 64, 7 };
+static const long long fused_pairs[][2] = {
+    { 1, 1 }, { 2, 8 }, { 4, 4 }, { 8, 2 }, { 1, 2 }, { 1, 4 }, { 1, 8 }, { 2, 1 },
+    { 2, 2 }, { 2, 4 }, { 4, 1 }, { 4, 2 }, { 4, 8 }, { 8, 1 }, { 8, 4 }, { 8, 8 }
+};
+/* Slabs holding two matrices take cols up to 4.  Wide slabs cost PoCL much
+ * compile time, so the CPU's pairs give slots 1 (four sizes) one column. */
+static const long long two_pairs[][2] = {
+    { 1, 1 }, { 2, 4 }, { 4, 2 }, { 8, 1 }, { 1, 2 }, { 1, 4 }, { 2, 1 }, { 2, 2 },
+    { 4, 1 }, { 4, 4 }, { 8, 2 }, { 8, 4 }
+};
 
 static uint64_t test_seed(void)
 {
@@ -50,9 +72,19 @@ static uint64_t test_seed(void)
     return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
-static int is_fused(const struct rb_variant *v)
+static int is_paper(const struct rb_variant *v)
 {
-    return strcmp(v->name, "fused") == 0;
+    return strcmp(v->name, "paper") == 0;
+}
+
+static int is_apply(const struct rb_variant *v)
+{
+    return strcmp(v->name, "apply") == 0;
+}
+
+static int is_backward(const struct rb_variant *v)
+{
+    return strcmp(v->algo, "backward") == 0;
 }
 
 static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *ctx,
@@ -66,59 +98,98 @@ static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *c
     c->device_ms = c->transfer_ms = c->build_ms = -1;
     c->params[c->nparams++] = (struct rb_param){ "n", t->n };
     c->params[c->nparams++] = (struct rb_param){ "m", t->m };
-    if (is_fused(t->v)) {
+    if (is_apply(t->v))
+        c->params[c->nparams++] = (struct rb_param){ "batch", t->nb };
+    if (is_paper(t->v)) {
+        c->params[c->nparams++] = (struct rb_param){ "wg", t->a };
+    } else {
         c->params[c->nparams++] = (struct rb_param){ "slots", t->a };
         c->params[c->nparams++] = (struct rb_param){ "cols", t->b };
-    } else {
-        c->params[c->nparams++] = (struct rb_param){ "wg", t->a };
     }
 }
 
-/* Append t if the variant admits it. */
-static void add(struct tcase *list, int *count, struct tcase t, struct rb_ctx *ctx)
+static int admitted(struct tcase *t, struct rb_ctx *ctx)
 {
     struct rb_case c;
-    make_case(&c, &t, ctx, 1);
-    if (*count < MAX_CASES && t.v->admit(&c) == 0)
-        list[(*count)++] = t;
+    make_case(&c, t, ctx, 1);
+    return t->v->admit(&c) == 0;
 }
 
-static int plan(struct tcase *list, struct rb_ctx *ctx, int gpu)
+/* The cases of variant v at one precision and size; how many. */
+static int plan_size(struct tcase *list, int room, struct tcase t, struct rb_ctx *ctx, int gpu)
+{
+    int count = 0;
+    if (is_paper(t.v)) {
+        for (int j = 0; j < (gpu ? 4 : 2) && count < room; j++) {
+            t.a = gpu ? wg_gpu[j] : wg_cpu[j];
+            if (admitted(&t, ctx))
+                list[count++] = t;
+        }
+        return count;
+    }
+    int two = is_backward(t.v), npairs = CPU_PAIRS;
+    if (gpu)
+        npairs = two ? (int)(sizeof two_pairs / sizeof two_pairs[0])
+                     : (int)(sizeof fused_pairs / sizeof fused_pairs[0]);
+    for (int j = 0; j < npairs && count < room && (gpu || count == 0); j++) {
+        int p = gpu ? j : (t.size + j) % npairs;
+        t.a = two ? two_pairs[p][0] : fused_pairs[p][0];
+        t.b = two ? two_pairs[p][1] : fused_pairs[p][1];
+        if (admitted(&t, ctx))
+            list[count++] = t;
+    }
+    return count;
+}
+
+/* Every case; *missing counts the (variant, precision, size) with none. */
+static int plan(struct tcase *list, struct rb_ctx *ctx, int gpu, int fp64, int *missing)
 {
     int count = 0;
     const struct rb_variant *v;
-    const long long *wg = gpu ? wg_gpu : wg_cpu;
-    int nwg = gpu ? 4 : 2, nfused = gpu ? 16 : 4;
-    const long long(*fused)[2] = gpu ? fused_gpu : fused_cpu;
+    *missing = 0;
     for (size_t i = 0; (v = rb_registry_get(i)); i++) {
         if (strcmp(v->paper, "givens") || v->backend != RB_BACKEND_OPENCL)
             continue;
-        for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64; p <<= 1)
-            for (int k = 0; k < NSIZES && (v->precs & p); k++) {
-                struct tcase t = { v, (enum rb_prec)p, sizes[k][0], sizes[k][1], 0, 0 };
-                for (int j = 0; j < (is_fused(v) ? nfused : nwg); j++) {
-                    t.a = is_fused(v) ? fused[j][0] : wg[j];
-                    t.b = is_fused(v) ? fused[j][1] : 0;
-                    add(list, &count, t, ctx);
-                }
+        for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64; p <<= 1) {
+            if (!(v->precs & p) || (p == RB_PREC_F64 && !fp64))
+                continue;
+            for (int k = 0; k < (is_apply(v) ? NAPPLY : NSIZES); k++) {
+                struct tcase t = { v, (enum rb_prec)p, k, 0, 0, 0, 0, 0, NULL };
+                t.n = is_apply(v) ? apply_sizes[k][0] : sizes[k][0];
+                t.m = is_apply(v) ? apply_sizes[k][1] : sizes[k][1];
+                t.nb = is_apply(v) ? apply_sizes[k][2] : 0;
+                int got = plan_size(list + count, MAX_CASES - count, t, ctx, gpu);
+                *missing += got == 0;
+                count += got;
             }
+        }
     }
     return count;
 }
 
 static void label(const struct tcase *t, char *buf, size_t len)
 {
-    if (is_fused(t->v))
-        snprintf(buf, len, "%s/%s %s n=%d m=%d slots=%lld cols=%lld", t->v->algo, t->v->name,
-                 rb_prec_name(t->prec), t->n, t->m, t->a, t->b);
+    int used = snprintf(buf, len, "%s/%s %s n=%d m=%d", t->v->algo, t->v->name,
+                        rb_prec_name(t->prec), t->n, t->m);
+    if (is_apply(t->v))
+        used += snprintf(buf + used, len - (size_t)used, " batch=%d", t->nb);
+    if (is_paper(t->v))
+        snprintf(buf + used, len - (size_t)used, " wg=%lld", t->a);
     else
-        snprintf(buf, len, "%s/%s %s n=%d m=%d wg=%lld", t->v->algo, t->v->name,
-                 rb_prec_name(t->prec), t->n, t->m, t->a);
+        snprintf(buf + used, len - (size_t)used, " slots=%lld cols=%lld", t->a, t->b);
 }
 
+/* Elements of the kept output: dtheta for a backward, else U. */
+static size_t out_len(const struct tcase *t)
+{
+    if (is_backward(t->v))
+        return givens_theta_count(t->n, t->m);
+    return (size_t)t->n * t->n;
+}
 
-/* CHECKS_PER_CASE results.  With `keep`, U is copied there (n x n, prec). */
-static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed, void *keep)
+/* CHECKS_PER_CASE results; the paper and fused forwards' and backwards'
+ * outputs are kept in t->out. */
+static void life_cycle(struct tcase *t, struct rb_ctx *ctx, uint64_t seed)
 {
     struct rb_case c;
     struct rb_check chk;
@@ -143,9 +214,9 @@ static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed,
                 chk.tolerance))
         tap_diag("rc %d msg '%s' method '%s'", rc, c.msg, chk.method);
     tap_ok(rc == 0 && ms >= 0 && c.device_ms >= 0, "%s: device time %.3f ms", name, ms);
-    if (rc == 0 && keep)
-        memcpy(keep, ((struct givens_opencl *)c.state)->out,
-               (size_t)t->n * t->n * rb_prec_size(t->prec));
+    size_t bytes = out_len(t) * rb_prec_size(t->prec);
+    if (rc == 0 && !is_apply(t->v) && (t->out = malloc(bytes)))
+        memcpy(t->out, ((struct givens_opencl *)c.state)->out, bytes);
     struct rb_occ occ;
     if (rc == 0)
         t->v->occupancy(&c, &occ);
@@ -154,44 +225,51 @@ static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed,
     tap_ok(c.state == NULL && (rc || occ.available), "%s: occupancy, teardown twice", name);
 }
 
-/* The fused and the paper forward give the same U, up to rounding. */
-static void compare_forwards(const struct tcase *list, int count, struct rb_ctx *ctx,
-                             uint64_t seed, enum rb_prec prec, int n, int m)
+static double value(const void *a, enum rb_prec prec, size_t k)
+{
+    return prec == RB_PREC_F64 ? ((const double *)a)[k] : ((const float *)a)[k];
+}
+
+/* The fused and the paper kernels give the same U (forward) or dtheta
+ * (backward, relative to its largest angle) at size k, up to rounding. */
+static void compare(const struct tcase *list, int count, const char *algo, enum rb_prec prec,
+                    int k)
 {
     const struct tcase *paper = NULL, *fused = NULL;
     for (int i = 0; i < count; i++) {
         const struct tcase *t = &list[i];
-        if (t->prec != prec || t->n != n || t->m != m || strcmp(t->v->algo, "forward"))
+        if (t->prec != prec || t->size != k || is_apply(t->v) || strcmp(t->v->algo, algo))
             continue;
-        if (is_fused(t->v) && (!fused || t->a * t->b >= fused->a * fused->b))
-            fused = t;
-        else if (!is_fused(t->v) && !paper)
+        if (is_paper(t->v) && !paper)
             paper = t;
+        else if (!is_paper(t->v) && !fused)
+            fused = t;
     }
-    size_t nn = (size_t)n * n, sz = rb_prec_size(prec);
-    char *u = malloc(2 * nn * sz);
-    if (!paper || !fused || !u) {
-        for (int k = 0; k < 1 + 2 * CHECKS_PER_CASE; k++)
-            tap_skip("no paper and fused forward pair for %s n=%d m=%d", rb_prec_name(prec), n,
-                     m);
-        free(u);
+    int n = sizes[k][0], m = sizes[k][1];
+    if (!paper || !fused) {
+        tap_skip("no paper and fused %s pair for %s n=%d m=%d", algo, rb_prec_name(prec), n, m);
         return;
     }
-    /* Poisoned: a case that fails before writing U cannot pass. */
-    memset(u, 0xff, 2 * nn * sz);
-    life_cycle(paper, ctx, seed, u);
-    life_cycle(fused, ctx, seed, u + nn * sz);
-    double worst = 0, eps = prec == RB_PREC_F64 ? 2.2e-16 : 1.2e-7;
-    for (size_t k = 0; k < nn; k++) {
-        double a = prec == RB_PREC_F64 ? ((double *)u)[k] : ((float *)u)[k];
-        double b = prec == RB_PREC_F64 ? ((double *)u)[nn + k] : ((float *)u)[nn + k];
-        double e = fabs(a - b);
+    double worst = 0, scale = 0, eps = prec == RB_PREC_F64 ? 2.2e-16 : 1.2e-7;
+    size_t len = out_len(paper);
+    for (size_t j = 0; paper->out && fused->out && j < len; j++) {
+        double a = value(paper->out, prec, j), e = fabs(a - value(fused->out, prec, j));
         if (!(e <= worst))
             worst = e;
+        if (fabs(a) > scale)
+            scale = fabs(a);
     }
-    tap_ok(worst <= 4 * n * eps, "%s n=%d m=%d: fused U equals paper U (%.3g <= %.3g)",
-           rb_prec_name(prec), n, m, worst, 4 * n * eps);
-    free(u);
+    double tol = is_backward(paper->v) ? 16 * n * eps * scale : 4 * n * eps;
+    tap_ok(paper->out && fused->out && worst <= tol,
+           "%s n=%d m=%d: fused %s equals paper's (%.3g <= %.3g)", rb_prec_name(prec), n, m,
+           is_backward(paper->v) ? "dtheta" : "U", worst, tol);
+}
+
+static int device_fp64(const struct rb_opencl *cl)
+{
+    cl_device_fp_config fp = 0;
+    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
+           == CL_SUCCESS && fp != 0;
 }
 
 int main(void)
@@ -205,19 +283,25 @@ int main(void)
     if (rb_opencl_get(&ctx, &cl, why, sizeof why))
         tap_skip_all("OpenCL device unusable: %s", why);
     static struct tcase list[MAX_CASES];
-    int gpu = !(cl->type & CL_DEVICE_TYPE_CPU);
-    int count = plan(list, &ctx, gpu);
+    int gpu = !(cl->type & CL_DEVICE_TYPE_CPU), missing;
+    int count = plan(list, &ctx, gpu, device_fp64(cl), &missing);
     uint64_t seed = test_seed();
-    tap_plan(1 + count * CHECKS_PER_CASE + 2 * NSIZES * (1 + 2 * CHECKS_PER_CASE));
+    tap_plan(1 + count * CHECKS_PER_CASE + 2 * 2 * NSIZES);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s", (unsigned long long)seed,
              (unsigned long long)seed, cl->name);
-    tap_ok(count >= 3 * NSIZES, "%d admitted cases of the OpenCL Givens variants", count);
+    tap_ok(missing == 0 && count > 0, "%d admitted cases; every variant, precision and size "
+           "has one (%d without)", count, missing);
+    /* The data's seed follows the size, so the paper and fused cases of one
+     * size and precision see the same angles and Gamma. */
     for (int i = 0; i < count; i++)
-        life_cycle(&list[i], &ctx, seed + (uint64_t)i, NULL);
+        life_cycle(&list[i], &ctx, seed + (uint64_t)list[i].size);
     for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64; p <<= 1)
-        for (int k = 0; k < NSIZES; k++)
-            compare_forwards(list, count, &ctx, seed + (uint64_t)k, (enum rb_prec)p,
-                             sizes[k][0], sizes[k][1]);
+        for (int k = 0; k < NSIZES; k++) {
+            compare(list, count, "forward", (enum rb_prec)p, k);
+            compare(list, count, "backward", (enum rb_prec)p, k);
+        }
+    for (int i = 0; i < count; i++)
+        free(list[i].out);
     rb_ctx_release(&ctx);
     return tap_done();
 }

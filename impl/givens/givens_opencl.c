@@ -21,9 +21,31 @@ static int case_m(const struct rb_case *c)
 
 static enum givens_cl_kind case_kind(const struct rb_case *c)
 {
-    if (strcmp(c->v->algo, "backward") == 0)
-        return GIVENS_CL_PAPER_BACKWARD;
-    return strcmp(c->v->name, "fused") == 0 ? GIVENS_CL_FUSED_FORWARD : GIVENS_CL_PAPER_FORWARD;
+    int backward = strcmp(c->v->algo, "backward") == 0;
+    if (strcmp(c->v->name, "apply") == 0)
+        return backward ? GIVENS_CL_APPLY_BACKWARD : GIVENS_CL_APPLY_FORWARD;
+    if (strcmp(c->v->name, "fused") == 0)
+        return backward ? GIVENS_CL_FUSED_BACKWARD : GIVENS_CL_FUSED_FORWARD;
+    return backward ? GIVENS_CL_PAPER_BACKWARD : GIVENS_CL_PAPER_FORWARD;
+}
+
+/* Work-groups of a fused backward: one per slab of cols columns, at most
+ * GROUPS_PER_CU per compute unit and GROUPS_MAX in all, since each keeps its
+ * own (nt - 1) nt/2 partial sums (givens_fused_backward.cl). */
+enum { GROUPS_PER_CU = 4, GROUPS_MAX = 128 };
+
+static int backward_groups(int ncols, int cols, cl_uint units)
+{
+    size_t g = givens_opencl_slabs(ncols, cols), cap = (size_t)units * GROUPS_PER_CU;
+    if (cap < 1 || cap > GROUPS_MAX)
+        cap = GROUPS_MAX;
+    return (int)(g < cap ? g : cap);
+}
+
+/* Algorithm 3, paper or fused: dtheta from U and Gamma = G X^T. */
+static int algorithm3(enum givens_cl_kind kind)
+{
+    return kind == GIVENS_CL_PAPER_BACKWARD || kind == GIVENS_CL_FUSED_BACKWARD;
 }
 
 static int device_fp64(const struct rb_opencl *cl)
@@ -47,13 +69,16 @@ int givens_opencl_admit(struct rb_case *c)
     if (c->prec == RB_PREC_F64 && !device_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     size_t maxwg = givens_opencl_max_wg(cl);
-    if (case_kind(c) != GIVENS_CL_FUSED_FORWARD) {
+    if (!givens_cl_engine(case_kind(c))) {
         long long wg = rb_case_param(c, "wg", 64);
         if (wg < 1 || (size_t)wg > maxwg)
             return rb_fail(c, RB_ESKIP, "wg=%lld outside 1..%zu of %s", wg, maxwg, cl->name);
         return 0;
     }
     long long S = rb_rr_slots((int)n), slots = rb_case_param(c, "slots", 1);
+    long long cols = rb_case_param(c, "cols", 1), nb = rb_case_param(c, "batch", 1);
+    if (cols < 1 || nb < 1)
+        return rb_fail(c, RB_ESKIP, "cols=%lld batch=%lld: both must be >= 1", cols, nb);
     if (slots < 1 || S % slots)
         return rb_fail(c, RB_ESKIP, "slots=%lld does not divide the %lld slots of n=%lld",
                        slots, S, n);
@@ -63,17 +88,28 @@ int givens_opencl_admit(struct rb_case *c)
     return 0;
 }
 
+/* The fused backwards' P at GROUPS_MAX groups, an upper bound. */
 size_t givens_opencl_footprint(const struct rb_case *c)
 {
     size_t n = (size_t)rb_case_param(c, "n", 0), sz = rb_prec_size(c->prec);
+    size_t nb = (size_t)rb_case_param(c, "batch", 1);
     size_t count = givens_theta_count((int)n, case_m(c)), S = (size_t)rb_rr_slots((int)n);
-    size_t table = (size_t)rb_rr_steps((int)n) * S * 2 * sz;
-    size_t bytes = count * sz + n * n * sz;
-    if (case_kind(c) == GIVENS_CL_FUSED_FORWARD)
-        bytes += table;
-    else if (case_kind(c) == GIVENS_CL_PAPER_BACKWARD)
-        bytes += 3 * n * n * sz + S * n * sz + count * sz + table;
-    return bytes;
+    size_t table = (size_t)rb_rr_steps((int)n) * S * 2 * sz, P = table / 2 * GROUPS_MAX;
+    size_t bytes = count * sz;
+    switch (case_kind(c)) {
+    case GIVENS_CL_PAPER_FORWARD:
+        return bytes + n * n * sz;
+    case GIVENS_CL_FUSED_FORWARD:
+        return bytes + n * n * sz + table;
+    case GIVENS_CL_PAPER_BACKWARD:
+        return bytes + 4 * n * n * sz + S * n * sz + count * sz + table;
+    case GIVENS_CL_FUSED_BACKWARD:
+        return bytes + 2 * n * n * sz + table + P + count * sz;
+    case GIVENS_CL_APPLY_FORWARD:
+        return bytes + table + 2 * n * nb * sz;
+    default:
+        return bytes + table + 4 * n * nb * sz + P + count * sz;
+    }
 }
 
 /* Gamma = G X^T in the case's precision, G and X from givens_cotangent_draw. */
@@ -92,8 +128,7 @@ static void form_gamma(const struct givens_opencl *s, enum rb_prec prec, void *g
         }
 }
 
-
-static int buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out)
+int givens_opencl_buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out)
 {
     cl_int err;
     *out = clCreateBuffer(s->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
@@ -105,9 +140,8 @@ static int buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_m
     return 0;
 }
 
-/* Blocking copy to the device, its time added to c->transfer_ms. */
-static int upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst, const void *src,
-                  size_t bytes)
+int givens_opencl_upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst,
+                         const void *src, size_t bytes)
 {
     uint64_t t0 = rb_now_ns();
     RB_CL_CHECK(c, clEnqueueWriteBuffer(s->cl->queue, dst, CL_TRUE, 0, bytes, src, 0, NULL,
@@ -116,8 +150,8 @@ static int upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst, const 
     return 0;
 }
 
-/* NaN over `count` elements, so that an output never written fails verify. */
-static int poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count)
+/* NaN, so that an output never written fails verify. */
+int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count)
 {
     float nan_f = NAN;
     double nan_d = NAN;
@@ -128,43 +162,94 @@ static int poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t
     return 0;
 }
 
-/* Buffers, uploads and kernels; the backward also Gamma and U. */
+/* Buffers, uploads and kernels; Algorithm 3 also Gamma and U; apply mode
+ * goes on in givens_opencl_apply_setup. */
 static int setup_device(struct rb_case *c, struct givens_opencl *s, const void *theta)
 {
     size_t nn = (size_t)s->n * s->n, table = (size_t)s->steps * s->S * 2 * s->sz;
-    int rc = buffer(c, s, s->count * s->sz, &s->theta);
-    if (!rc)
-        rc = buffer(c, s, nn * s->sz, &s->U);
+    int rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->theta);
+    if (!rc && !givens_cl_apply(s->kind))
+        rc = givens_opencl_buffer(c, s, nn * s->sz, &s->U);
     if (!rc && s->kind != GIVENS_CL_PAPER_FORWARD)
-        rc = buffer(c, s, table, &s->cs);
+        rc = givens_opencl_buffer(c, s, table, &s->cs);
     if (!rc)
-        rc = upload(c, s, s->theta, theta, s->count * s->sz);
+        rc = givens_opencl_upload(c, s, s->theta, theta, s->count * s->sz);
     if (rc)
         return rc;
-    if (s->kind != GIVENS_CL_PAPER_BACKWARD)
+    if (givens_cl_apply(s->kind))
+        return givens_opencl_apply_setup(c, s);
+    if (!algorithm3(s->kind))
         return givens_opencl_prepare(c, s);
     void *gamma = malloc(nn * s->sz);
     if (!gamma)
         return rb_fail(c, RB_ENOMEM, "Gamma for n=%d", s->n);
     givens_cotangent_draw(c->seed, s->n, s->G, s->X);
     form_gamma(s, c->prec, gamma);
-    rc = buffer(c, s, nn * s->sz, &s->gamma);
+    rc = givens_opencl_buffer(c, s, nn * s->sz, &s->gamma);
     if (!rc)
-        rc = upload(c, s, s->gamma, gamma, nn * s->sz);
+        rc = givens_opencl_upload(c, s, s->gamma, gamma, nn * s->sz);
     free(gamma);
+    if (s->kind == GIVENS_CL_PAPER_BACKWARD) {
+        if (!rc)
+            rc = givens_opencl_buffer(c, s, nn * s->sz, &s->M);
+        if (!rc)
+            rc = givens_opencl_buffer(c, s, nn * s->sz, &s->V);
+        if (!rc)
+            rc = givens_opencl_buffer(c, s, (size_t)s->S * s->n * s->sz, &s->A);
+    } else if (!rc) {
+        rc = givens_opencl_buffer(c, s, table / 2 * (size_t)s->groups, &s->P);
+    }
     if (!rc)
-        rc = buffer(c, s, nn * s->sz, &s->M);
-    if (!rc)
-        rc = buffer(c, s, nn * s->sz, &s->V);
-    if (!rc)
-        rc = buffer(c, s, (size_t)s->S * s->n * s->sz, &s->A);
-    if (!rc)
-        rc = buffer(c, s, s->count * s->sz, &s->dtheta);
-    if (!rc)
+        rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->dtheta);
+    if (rc)
+        return rc;
+    if (s->kind == GIVENS_CL_PAPER_BACKWARD) {      /* its fallback needs its kernels */
         rc = givens_opencl_prepare(c, s);
-    if (!rc)
-        rc = givens_opencl_form_u(c, s);
-    return rc;
+        return rc ? rc : givens_opencl_form_input(c, s);
+    }
+    rc = givens_opencl_form_input(c, s);
+    return rc ? rc : givens_opencl_prepare(c, s);
+}
+
+/* The case's parameters and fp64 draws, and the host arrays of the kinds
+ * that form U or Gamma; the apply kinds' are givens_opencl_apply_setup's. */
+static int setup_host(struct rb_case *c, struct givens_opencl *s)
+{
+    cl_uint units = 0;
+    clGetDeviceInfo(s->cl->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    s->kind = case_kind(c);
+    s->n = (int)rb_case_param(c, "n", 0);
+    s->m = case_m(c);
+    s->nb = (int)rb_case_param(c, "batch", 1);
+    if (s->n < 2 || s->m > s->n || s->nb < 1)
+        return rb_fail(c, RB_EINVAL, "n=%d m=%d batch=%d do not combine", s->n, s->m, s->nb);
+    if (c->prec == RB_PREC_F64 && !device_fp64(s->cl))
+        return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", s->cl->name);
+    s->nt = rb_rr_padded(s->n);
+    s->S = rb_rr_slots(s->n);
+    s->steps = rb_rr_steps(s->n);
+    s->wg = (int)rb_case_param(c, "wg", 64);
+    s->slots = (int)rb_case_param(c, "slots", 1);
+    s->cols = (int)rb_case_param(c, "cols", 1);
+    s->width = givens_cl_two_matrices(s->kind) ? 2 * s->cols : s->cols;
+    s->groups = backward_groups(givens_cl_apply(s->kind) ? s->nb : s->n, s->cols, units);
+    s->count = givens_theta_count(s->n, s->m);
+    s->sz = rb_prec_size(c->prec);
+    s->theta_d = malloc(s->count * sizeof *s->theta_d);
+    if (!s->theta_d)
+        return rb_fail(c, RB_ENOMEM, "angles for n=%d", s->n);
+    if (givens_cl_apply(s->kind))
+        return 0;
+    size_t nn = (size_t)s->n * s->n, lr = (size_t)s->n * GIVENS_COTANGENT_RANK;
+    int backward = algorithm3(s->kind);
+    s->out = malloc((backward ? s->count : nn) * s->sz);
+    if (backward) {
+        s->G = malloc(lr * sizeof *s->G);
+        s->X = malloc(lr * sizeof *s->X);
+    }
+    if (!s->out || (backward && (!s->G || !s->X)))
+        return rb_fail(c, RB_ENOMEM, "host arrays for n=%d", s->n);
+    return 0;
 }
 
 int givens_opencl_setup(struct rb_case *c)
@@ -178,47 +263,28 @@ int givens_opencl_setup(struct rb_case *c)
     if (rc)
         return rc;
     snprintf(c->device, sizeof c->device, "%s", s->cl->name);
-    s->kind = case_kind(c);
-    s->n = (int)rb_case_param(c, "n", 0);
-    s->m = case_m(c);
-    if (s->n < 2 || s->m > s->n)
-        return rb_fail(c, RB_EINVAL, "n=%d m=%d do not combine", s->n, s->m);
-    if (c->prec == RB_PREC_F64 && !device_fp64(s->cl))
-        return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", s->cl->name);
-    s->nt = rb_rr_padded(s->n);
-    s->S = rb_rr_slots(s->n);
-    s->steps = rb_rr_steps(s->n);
-    s->wg = (int)rb_case_param(c, "wg", 64);
-    s->slots = (int)rb_case_param(c, "slots", 1);
-    s->cols = (int)rb_case_param(c, "cols", 1);
-    s->count = givens_theta_count(s->n, s->m);
-    s->sz = rb_prec_size(c->prec);
-    size_t nn = (size_t)s->n * s->n, lr = (size_t)s->n * GIVENS_COTANGENT_RANK;
-    int backward = s->kind == GIVENS_CL_PAPER_BACKWARD;
-    s->theta_d = malloc(s->count * sizeof *s->theta_d);
-    s->out = malloc((backward ? s->count : nn) * s->sz);
+    if ((rc = setup_host(c, s)))
+        return rc;
     void *theta = malloc(s->count * s->sz);
-    if (backward) {
-        s->G = malloc(lr * sizeof *s->G);
-        s->X = malloc(lr * sizeof *s->X);
-    }
-    if (!s->theta_d || !s->out || !theta || (backward && (!s->G || !s->X))) {
-        free(theta);
-        return rb_fail(c, RB_ENOMEM, "host arrays for n=%d", s->n);
-    }
+    if (!theta)
+        return rb_fail(c, RB_ENOMEM, "angles for n=%d", s->n);
     givens_theta_draw(c->seed, c->prec, s->count, s->theta_d, theta);
     rc = setup_device(c, s, theta);
     free(theta);
-    if (rc)
+    if (rc || givens_cl_apply(s->kind))
         return rc;
-    return backward ? poison(c, s, s->dtheta, s->count) : poison(c, s, s->U, nn);
+    if (algorithm3(s->kind))
+        return givens_opencl_poison(c, s, s->dtheta, s->count);
+    return givens_opencl_poison(c, s, s->U, (size_t)s->n * s->n);
 }
 
 int givens_opencl_verify(struct rb_case *c, struct rb_check *out)
 {
     struct givens_opencl *s = c->state;
     int rc;
-    if (s->kind == GIVENS_CL_PAPER_BACKWARD) {
+    if (givens_cl_apply(s->kind))
+        return givens_opencl_apply_verify(c, s, out);
+    if (algorithm3(s->kind)) {
         RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->dtheta, CL_TRUE, 0,
                                            s->count * s->sz, s->out, 0, NULL, NULL));
         rc = givens_check_backward(s->n, s->m, s->theta_d, s->out, c->prec, s->G, s->X,
@@ -246,11 +312,13 @@ void givens_opencl_teardown(struct rb_case *c)
     for (int k = 0; k < GIVENS_CL_NKERNELS; k++)
         if (s->k[k])
             clReleaseKernel(s->k[k]);
-    cl_mem bufs[] = { s->theta, s->U, s->gamma, s->M, s->V, s->A, s->dtheta, s->cs };
+    cl_mem bufs[] = { s->theta, s->U, s->gamma, s->M, s->V, s->A, s->dtheta, s->cs, s->P,
+                      s->Xd, s->Y, s->GY, s->dX };
     for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
         if (bufs[b])
             clReleaseMemObject(bufs[b]);
     free(s->out);
+    free(s->out2);
     free(s->X);
     free(s->G);
     free(s->theta_d);

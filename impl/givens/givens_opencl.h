@@ -12,8 +12,12 @@
 enum givens_cl_kernel {
     GIVENS_CL_IDENTITY,         /* givens_paper_forward.cl */
     GIVENS_CL_STEP,
-    GIVENS_CL_TABLE,            /* givens_fused_forward.cl */
-    GIVENS_CL_FUSED,
+    GIVENS_CL_TABLE,            /* givens_fused_engine.cl */
+    GIVENS_CL_FUSED,            /* givens_fused_forward.cl */
+    GIVENS_CL_APPLY,
+    GIVENS_CL_BACKWARD,         /* givens_fused_backward.cl */
+    GIVENS_CL_APPLY_JVP,
+    GIVENS_CL_FINISH,
     GIVENS_CL_TRANSPOSE,        /* givens_paper_backward.cl */
     GIVENS_CL_ROTATE,
     GIVENS_CL_SET_A,
@@ -21,44 +25,81 @@ enum givens_cl_kernel {
     GIVENS_CL_NKERNELS
 };
 
-/* Which variant a case runs. */
-enum givens_cl_kind { GIVENS_CL_PAPER_FORWARD, GIVENS_CL_FUSED_FORWARD, GIVENS_CL_PAPER_BACKWARD };
+/* Which variant a case runs: algo forward or backward, name paper, fused or
+ * apply. */
+enum givens_cl_kind {
+    GIVENS_CL_PAPER_FORWARD,
+    GIVENS_CL_FUSED_FORWARD,
+    GIVENS_CL_APPLY_FORWARD,
+    GIVENS_CL_PAPER_BACKWARD,
+    GIVENS_CL_FUSED_BACKWARD,
+    GIVENS_CL_APPLY_BACKWARD
+};
+
+/* 1 for the kinds on the fused engine (givens_fused_engine.cl). */
+static inline int givens_cl_engine(enum givens_cl_kind kind)
+{
+    return kind != GIVENS_CL_PAPER_FORWARD && kind != GIVENS_CL_PAPER_BACKWARD;
+}
+
+/* 1 for the fused backwards, whose slabs hold two matrices side by side:
+ * Algorithm 3 (M and V) and the apply-form JVP (Y and dL/dY). */
+static inline int givens_cl_two_matrices(enum givens_cl_kind kind)
+{
+    return kind == GIVENS_CL_FUSED_BACKWARD || kind == GIVENS_CL_APPLY_BACKWARD;
+}
+
+/* 1 for the apply-mode kinds (X is n x nb, U never formed). */
+static inline int givens_cl_apply(enum givens_cl_kind kind)
+{
+    return kind == GIVENS_CL_APPLY_FORWARD || kind == GIVENS_CL_APPLY_BACKWARD;
+}
 
 /* One case's host and device data.  "prec" arrays hold float or double. */
 struct givens_opencl {
     enum givens_cl_kind kind;
-    int n, m;                   /* m = 0: all rows */
+    int n, m, nb;               /* m = 0: all rows; nb: columns of X (apply) */
     int nt, S, steps;           /* padded size, slots per step, steps */
     int wg, slots, cols, tile;  /* tunables; tile: side of the transpose's tile */
+    int width;                  /* values per slab row: cols, or 2 cols (two matrices) */
+    int groups;                 /* work-groups of a fused backward (givens_cl_two_matrices) */
     size_t count, sz;           /* angles N; bytes of one element */
     double *theta_d;            /* the angles in fp64, as the device sees them */
-    double *G, *X;              /* n x GIVENS_COTANGENT_RANK factors of Gamma */
-    void *out;                  /* prec: the read-back output, U or dtheta */
+    double *G, *X;              /* fp64 draws: Gamma = G X^T, both n x
+                                   GIVENS_COTANGENT_RANK; apply: G = dL/dY and X, n x nb */
+    void *out, *out2;           /* prec: the read-back outputs, U, Y or dtheta; dX */
     struct rb_opencl *cl;
     cl_kernel k[GIVENS_CL_NKERNELS];
     size_t local[GIVENS_CL_NKERNELS];   /* work-items per group along dimension 0 */
-    cl_mem theta, U, gamma, M, V, A, dtheta, cs;
+    cl_mem theta, U, gamma, M, V, A, dtheta, cs, P;
+    cl_mem Xd, Y, GY, dX;       /* apply mode, n x nb */
     cl_event first, last;       /* the timed region's first and last commands */
 };
 
 /* The variant table (givens_opencl_table.c). */
 extern const struct rb_variant givens_opencl_variants[];
 
-/* The tunables of the OpenCL variants (sizes: givens_gpu_sizes). */
+/* The tunables of the OpenCL variants (sizes: givens_gpu_sizes, or
+ * givens_apply_sizes): wg of the paper's kernels; slots and cols of the fused
+ * ones, cols up to 4 where a slab holds two matrices. */
 extern const struct rb_axis givens_wg_axis[];
 extern const struct rb_axis givens_fused_axes[];
+extern const struct rb_axis givens_fused_backward_axes[];
 
 /* RB_ESKIP when m > n, the device lacks fp64 for an f64 case, or the
  * tunables do not fit (wg above the device's work-group size; slots not
- * dividing the nt/2 slots, or nt/2 / slots work-items above the device's). */
+ * dividing the nt/2 slots, or nt/2 / slots work-items above the device's;
+ * cols or batch below 1). */
 int givens_opencl_admit(struct rb_case *c);
 /* Device bytes of the case's buffers. */
 size_t givens_opencl_footprint(const struct rb_case *c);
 /* Build the programs (c->build_ms), draw theta from c->seed as the CPU
- * variants do, upload (c->transfer_ms); the backward forms U on the device
- * (untimed) and Gamma = G X^T; outputs are poisoned with NaN.  0 or RB_E*. */
+ * variants do, upload (c->transfer_ms); the backwards form U on the device
+ * (untimed) and Gamma = G X^T, or Y = U X (apply); outputs are poisoned with
+ * NaN.  0 or RB_E*. */
 int givens_opencl_setup(struct rb_case *c);
-/* Read the output back and check it with givens_check_forward / _backward. */
+/* Read the outputs back and check them with givens_check_forward,
+ * _backward, _apply or _apply_backward. */
 int givens_opencl_verify(struct rb_case *c, struct rb_check *out);
 /* Release everything; safe after a partial setup and twice. */
 void givens_opencl_teardown(struct rb_case *c);
@@ -68,30 +109,54 @@ void givens_opencl_occupancy(struct rb_case *c, struct rb_occ *occ);
 /* givens_opencl_kernels.c.  The device's largest work-group along
  * dimension 0. */
 size_t givens_opencl_max_wg(const struct rb_opencl *cl);
-/* Build the case's program (s->wg, or s->slots and s->cols), create the
+/* Build the case's program (s->wg, or s->slots and s->width), create the
  * kernels its timed region launches and set their arguments; the buffers
- * must exist.  0, RB_EBUILD, RB_EDEVICE, or RB_ESKIP when the fused kernel
+ * must exist.  0, RB_EBUILD, RB_EDEVICE, or RB_ESKIP when a fused kernel
  * cannot hold nt/2 / slots work-items or their local memory. */
 int givens_opencl_prepare(struct rb_case *c, struct givens_opencl *s);
-/* U on the device for the backward (untimed): the fused forward with the
- * fewest slots per work-item that fits, else givens_opencl_form_u_rotate. */
-int givens_opencl_form_u(struct rb_case *c, struct givens_opencl *s);
+/* The input of a backward on the device (untimed), before the fused
+ * backwards' givens_opencl_prepare and after the paper backward's: U for
+ * Algorithm 3, or Y = U X for the apply-form JVP, by the fused forward (or
+ * apply) with one column per group and the fewest slots per work-item that
+ * fits; the paper backward falls back to givens_opencl_form_u_rotate, the
+ * others skip.  Their kernels are released after, and the paper backward's
+ * rotation table. */
+int givens_opencl_form_input(struct rb_case *c, struct givens_opencl *s);
 
 /* Timed regions (givens_opencl_run.c): enqueue, wait, and set c->device_ms
- * from the first command's start to the last command's end. */
+ * from the first command's start to the last command's end.  run_fused
+ * serves every kind on the fused engine. */
 int givens_opencl_run_paper_forward(struct rb_case *c);
-int givens_opencl_run_fused_forward(struct rb_case *c);
 int givens_opencl_run_paper_backward(struct rb_case *c);
+int givens_opencl_run_fused(struct rb_case *c);
 
-/* Enqueue the rotation table and the fused forward into s->cs and s->U with
- * the kernels k[GIVENS_CL_TABLE] and k[GIVENS_CL_FUSED] (arguments set),
- * s->slots slots per work-item and s->cols columns per group; events of
- * both launches if first and last are not NULL. */
-int givens_opencl_enqueue_fused(struct rb_case *c, struct givens_opencl *s, cl_event *first,
-                                cl_event *last);
+/* Work-groups of width columns each over ncols columns. */
+size_t givens_opencl_slabs(int ncols, int width);
+/* Enqueue the rotation table into s->cs, then sweep kernel k (arguments set)
+ * over `groups` work-groups of s->local[k]; the events of both launches if
+ * first and last are not NULL. */
+int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int k,
+                                size_t groups, cl_event *first, cl_event *last);
 /* U on the device for the backward when the fused forward fits no slots
  * value: the backward's rotate kernel applied to M = V = I, then U <- M.
  * Untimed; waits for the result. */
 int givens_opencl_form_u_rotate(struct rb_case *c, struct givens_opencl *s);
+
+/* givens_opencl.c, for givens_opencl_apply.c.  A device buffer of `bytes`;
+ * a blocking upload, its time added to c->transfer_ms; NaN over `count`
+ * elements of buf. */
+int givens_opencl_buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out);
+int givens_opencl_upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst,
+                         const void *src, size_t bytes);
+int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count);
+
+/* givens_opencl_apply.c: after theta and the table's buffer, the apply
+ * kinds' host draws (X, then dL/dY, from rb_seed_derive(c->seed,
+ * "givens/apply")), their buffers and kernels, Y formed for the backward,
+ * outputs poisoned; and their verification by givens_check_apply /
+ * givens_check_apply_backward. */
+int givens_opencl_apply_setup(struct rb_case *c, struct givens_opencl *s);
+int givens_opencl_apply_verify(struct rb_case *c, struct givens_opencl *s,
+                               struct rb_check *out);
 
 #endif

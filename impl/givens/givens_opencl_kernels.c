@@ -6,19 +6,48 @@
 #include <string.h>
 #include "impl/givens/givens_opencl.h"
 
+/* The kernel files, joined in this order into a program: each needs those
+ * before it that it names. */
+enum source {
+    SRC_COMMON,
+    SRC_PAPER_FORWARD,
+    SRC_PAPER_BACKWARD,
+    SRC_ENGINE,
+    SRC_FUSED_FORWARD,
+    SRC_FUSED_BACKWARD,
+    NSOURCES
+};
+
 extern const char rb_cl_givens_common[];
 extern const char rb_cl_givens_paper_forward[];
-extern const char rb_cl_givens_fused_forward[];
 extern const char rb_cl_givens_paper_backward[];
+extern const char rb_cl_givens_fused_engine[];
+extern const char rb_cl_givens_fused_forward[];
+extern const char rb_cl_givens_fused_backward[];
 
-/* Work-items per group of the rotation table kernel (any size works). */
-#define TABLE_WG 64
+static const char *const source_names[NSOURCES] = {
+    "givens_common", "givens_paper_forward", "givens_paper_backward",
+    "givens_fused_engine", "givens_fused_forward", "givens_fused_backward"
+};
+static const char *const sources[NSOURCES] = {
+    rb_cl_givens_common, rb_cl_givens_paper_forward, rb_cl_givens_paper_backward,
+    rb_cl_givens_fused_engine, rb_cl_givens_fused_forward, rb_cl_givens_fused_backward
+};
+
+/* Work-items per group of the table and finish kernels (any size works). */
+#define AUX_WG 64
+
+#define BIT(k) (1u << (k))
 
 static const char *const kernel_names[GIVENS_CL_NKERNELS] = {
     [GIVENS_CL_IDENTITY] = "givens_identity",
     [GIVENS_CL_STEP] = "givens_paper_forward_step",
     [GIVENS_CL_TABLE] = "givens_rotation_table",
     [GIVENS_CL_FUSED] = "givens_fused_forward",
+    [GIVENS_CL_APPLY] = "givens_fused_apply",
+    [GIVENS_CL_BACKWARD] = "givens_fused_backward",
+    [GIVENS_CL_APPLY_JVP] = "givens_fused_apply_backward",
+    [GIVENS_CL_FINISH] = "givens_fused_backward_finish",
     [GIVENS_CL_TRANSPOSE] = "givens_transpose",
     [GIVENS_CL_ROTATE] = "givens_paper_backward_rotate",
     [GIVENS_CL_SET_A] = "givens_paper_backward_set_a",
@@ -35,29 +64,34 @@ size_t givens_opencl_max_wg(const struct rb_opencl *cl)
     return wg;
 }
 
-/* Build givens_common.cl + NAME.cl with the precision's and `extra` defines,
- * and create the kernels first .. last of it. */
-static int build(struct rb_case *c, struct givens_opencl *s, const char *name, const char *src,
-                 const char *extra, int first, int last)
+/* Build the sources of the mask `srcs` (in enum order) with the precision's
+ * and `extra` defines, and create the kernels of the mask `kernels`. */
+static int build(struct rb_case *c, struct givens_opencl *s, unsigned srcs, const char *extra,
+                 unsigned kernels)
 {
     char opts[256];
-    int f64 = c->prec == RB_PREC_F64;
+    int f64 = c->prec == RB_PREC_F64, nparts = 0;
     snprintf(opts, sizeof opts, "-D REAL=%s -D GIVENS_FP64=%d %s", f64 ? "double" : "float",
              f64, extra);
-    const char *const names[2] = { "givens_common", name };
-    const char *const srcs[2] = { rb_cl_givens_common, src };
+    const char *names[NSOURCES], *texts[NSOURCES];
+    for (int k = 0; k < NSOURCES; k++)
+        if (srcs & BIT(k)) {
+            names[nparts] = source_names[k];
+            texts[nparts++] = sources[k];
+        }
     cl_program prog;
-    int rc = rb_opencl_program_parts(c, 2, names, srcs, opts, &prog);
+    int rc = rb_opencl_program_parts(c, nparts, names, texts, opts, &prog);
     if (rc)
         return rc;
-    for (int k = first; k <= last; k++) {
+    for (int k = 0; k < GIVENS_CL_NKERNELS; k++) {
+        if (!(kernels & BIT(k)))
+            continue;
         cl_int err;
         s->k[k] = clCreateKernel(prog, kernel_names[k], &err);
         RB_CL_CHECK(c, err);
     }
     return 0;
 }
-
 static cl_int set_args(cl_kernel k, cl_uint first, int count, const cl_mem *mems)
 {
     cl_int err = CL_SUCCESS;
@@ -84,8 +118,8 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
 {
     char extra[64];
     snprintf(extra, sizeof extra, "-D GIVENS_WG=%d", s->wg);
-    int rc = build(c, s, "givens_paper_forward", rb_cl_givens_paper_forward, extra,
-                   GIVENS_CL_IDENTITY, GIVENS_CL_STEP);
+    int rc = build(c, s, BIT(SRC_COMMON) | BIT(SRC_PAPER_FORWARD), extra,
+                   BIT(GIVENS_CL_IDENTITY) | BIT(GIVENS_CL_STEP));
     if (rc)
         return rc;
     s->local[GIVENS_CL_IDENTITY] = s->local[GIVENS_CL_STEP] = (size_t)s->wg;
@@ -97,41 +131,86 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
     return 0;
 }
 
-/* The table and fused kernels for s->slots and s->cols, writing s->U.
- * RB_ESKIP when the kernel or the local memory cannot hold the group. */
-static int prepare_fused(struct rb_case *c, struct givens_opencl *s)
+/* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the two
+ * exchange buffers of its group.  RB_ESKIP when the kernel or the local
+ * memory cannot hold the S / slots work-items of a group. */
+static int sweep_args(struct rb_case *c, struct givens_opencl *s, int k, int nints,
+                      const int *ints, int nmems, const cl_mem *mems)
 {
-    char extra[96];
-    snprintf(extra, sizeof extra, "-D GIVENS_SLOTS=%d -D GIVENS_COLS=%d", s->slots, s->cols);
-    int rc = build(c, s, "givens_fused_forward", rb_cl_givens_fused_forward, extra,
-                   GIVENS_CL_TABLE, GIVENS_CL_FUSED);
-    if (rc)
-        return rc;
-    size_t T = (size_t)(s->S / s->slots), xbytes = 2 * T * (size_t)s->cols * s->sz;
-    cl_kernel table = s->k[GIVENS_CL_TABLE], fused = s->k[GIVENS_CL_FUSED];
-    const cl_mem table_bufs[2] = { s->theta, s->cs }, fused_bufs[2] = { s->cs, s->U };
-    RB_CL_CHECK(c, set_schedule(table, s, 0));
-    RB_CL_CHECK(c, set_args(table, 3, 2, table_bufs));
-    RB_CL_CHECK(c, clSetKernelArg(fused, 0, sizeof s->n, &s->n));
-    RB_CL_CHECK(c, clSetKernelArg(fused, 1, sizeof s->nt, &s->nt));
-    RB_CL_CHECK(c, set_args(fused, 2, 2, fused_bufs));
-    RB_CL_CHECK(c, clSetKernelArg(fused, 4, xbytes, NULL));
-    RB_CL_CHECK(c, clSetKernelArg(fused, 5, xbytes, NULL));
-    struct rb_opencl_kernel_info ti, fi;
+    size_t T = (size_t)(s->S / s->slots), xbytes = 2 * T * (size_t)s->width * s->sz;
+    cl_kernel kern = s->k[k];
+    for (int a = 0; a < nints; a++)
+        RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)a, sizeof ints[a], &ints[a]));
+    RB_CL_CHECK(c, set_args(kern, (cl_uint)nints, nmems, mems));
+    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems), xbytes, NULL));
+    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems + 1), xbytes, NULL));
+    struct rb_opencl_kernel_info info;
     cl_ulong local_mem = 0;
     clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
-    if (rb_opencl_kernel_info(s->cl, table, &ti) || rb_opencl_kernel_info(s->cl, fused, &fi))
-        return rb_fail(c, RB_EDEVICE, "kernel info of the fused forward on %s", s->cl->name);
-    if (fi.max_wg < T)
-        return rb_fail(c, RB_ESKIP, "%zu work-items per group > the fused kernel's %zu on %s",
-                       T, fi.max_wg, s->cl->name);
-    if (fi.local_mem > local_mem)
+    if (rb_opencl_kernel_info(s->cl, kern, &info))
+        return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", kernel_names[k], s->cl->name);
+    if (info.max_wg < T)
+        return rb_fail(c, RB_ESKIP, "%zu work-items per group > %s's %zu on %s", T,
+                       kernel_names[k], info.max_wg, s->cl->name);
+    if (info.local_mem > local_mem)
         return rb_fail(c, RB_ESKIP, "%llu bytes of local memory > %llu on %s",
-                       (unsigned long long)fi.local_mem, (unsigned long long)local_mem,
+                       (unsigned long long)info.local_mem, (unsigned long long)local_mem,
                        s->cl->name);
-    s->local[GIVENS_CL_TABLE] = ti.max_wg < TABLE_WG ? ti.max_wg : TABLE_WG;
-    s->local[GIVENS_CL_FUSED] = T;
+    s->local[k] = T;
     return 0;
+}
+
+/* The group size of the table or finish kernel: AUX_WG or less. */
+static int aux_local(struct rb_case *c, struct givens_opencl *s, int k)
+{
+    struct rb_opencl_kernel_info info;
+    if (rb_opencl_kernel_info(s->cl, s->k[k], &info))
+        return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", kernel_names[k], s->cl->name);
+    s->local[k] = info.max_wg < AUX_WG ? info.max_wg : AUX_WG;
+    return 0;
+}
+
+/* The rotation table and the sweep kernels of the mask `kernels` (and the
+ * finish kernel if named) for s->slots and s->width; the buffers they name
+ * must exist. */
+static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned kernels)
+{
+    char extra[96];
+    snprintf(extra, sizeof extra, "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d", s->slots, s->width);
+    unsigned srcs = BIT(SRC_COMMON) | BIT(SRC_ENGINE) | BIT(SRC_FUSED_FORWARD);
+    if (kernels & BIT(GIVENS_CL_FINISH))
+        srcs |= BIT(SRC_FUSED_BACKWARD);
+    int rc = build(c, s, srcs, extra, kernels | BIT(GIVENS_CL_TABLE));
+    if (rc)
+        return rc;
+    const cl_mem table[2] = { s->theta, s->cs }, finish[2] = { s->P, s->dtheta };
+    RB_CL_CHECK(c, set_schedule(s->k[GIVENS_CL_TABLE], s, 0));
+    RB_CL_CHECK(c, set_args(s->k[GIVENS_CL_TABLE], 3, 2, table));
+    if ((rc = aux_local(c, s, GIVENS_CL_TABLE)))
+        return rc;
+    /* Each sweep kernel takes n, nt (and nb in apply mode), then buffers. */
+    const int ints[3] = { s->n, s->nt, s->nb };
+    const cl_mem fused[2] = { s->cs, s->U }, applied[3] = { s->cs, s->Xd, s->Y };
+    const cl_mem bwd[4] = { s->cs, s->U, s->gamma, s->P };
+    const cl_mem jvp[5] = { s->cs, s->Y, s->GY, s->P, s->dX };
+    const struct {
+        int k, nints, nmems;
+        const cl_mem *mems;
+    } sweeps[] = {
+        { GIVENS_CL_FUSED, 2, 2, fused }, { GIVENS_CL_APPLY, 3, 3, applied },
+        { GIVENS_CL_BACKWARD, 2, 4, bwd }, { GIVENS_CL_APPLY_JVP, 3, 5, jvp },
+    };
+    for (size_t j = 0; j < sizeof sweeps / sizeof sweeps[0]; j++)
+        if ((kernels & BIT(sweeps[j].k))
+            && (rc = sweep_args(c, s, sweeps[j].k, sweeps[j].nints, ints, sweeps[j].nmems,
+                                sweeps[j].mems)))
+            return rc;
+    if (!(kernels & BIT(GIVENS_CL_FINISH)))
+        return 0;
+    RB_CL_CHECK(c, set_schedule(s->k[GIVENS_CL_FINISH], s, 0));
+    RB_CL_CHECK(c, clSetKernelArg(s->k[GIVENS_CL_FINISH], 3, sizeof s->groups, &s->groups));
+    RB_CL_CHECK(c, set_args(s->k[GIVENS_CL_FINISH], 4, 2, finish));
+    return aux_local(c, s, GIVENS_CL_FINISH);
 }
 
 static int prepare_paper_backward(struct rb_case *c, struct givens_opencl *s)
@@ -141,8 +220,9 @@ static int prepare_paper_backward(struct rb_case *c, struct givens_opencl *s)
     for (s->tile = 16; s->tile > 1 && (size_t)(s->tile * s->tile) > maxwg; s->tile /= 2)
         ;
     snprintf(extra, sizeof extra, "-D GIVENS_WG=%d -D GIVENS_TILE=%d", s->wg, s->tile);
-    int rc = build(c, s, "givens_paper_backward", rb_cl_givens_paper_backward, extra,
-                   GIVENS_CL_TRANSPOSE, GIVENS_CL_ROW_SUM);
+    int rc = build(c, s, BIT(SRC_COMMON) | BIT(SRC_PAPER_BACKWARD), extra,
+                   BIT(GIVENS_CL_TRANSPOSE) | BIT(GIVENS_CL_ROTATE) | BIT(GIVENS_CL_SET_A)
+                       | BIT(GIVENS_CL_ROW_SUM));
     if (rc)
         return rc;
     s->local[GIVENS_CL_TRANSPOSE] = (size_t)s->tile;
@@ -160,42 +240,72 @@ static int prepare_paper_backward(struct rb_case *c, struct givens_opencl *s)
     return 0;
 }
 
+/* The kernels of each fused kind's timed region. */
+static const unsigned engine_kernels[] = {
+    [GIVENS_CL_FUSED_FORWARD] = BIT(GIVENS_CL_FUSED),
+    [GIVENS_CL_APPLY_FORWARD] = BIT(GIVENS_CL_APPLY),
+    [GIVENS_CL_FUSED_BACKWARD] = BIT(GIVENS_CL_BACKWARD) | BIT(GIVENS_CL_FINISH),
+    [GIVENS_CL_APPLY_BACKWARD] = BIT(GIVENS_CL_APPLY_JVP) | BIT(GIVENS_CL_FINISH),
+};
+
 int givens_opencl_prepare(struct rb_case *c, struct givens_opencl *s)
 {
     switch (s->kind) {
     case GIVENS_CL_PAPER_FORWARD:
         return prepare_paper_forward(c, s);
-    case GIVENS_CL_FUSED_FORWARD:
-        return prepare_fused(c, s);
-    default:
+    case GIVENS_CL_PAPER_BACKWARD:
         return prepare_paper_backward(c, s);
+    default:
+        return prepare_sweeps(c, s, engine_kernels[s->kind]);
     }
 }
 
-/* U for the backward: the fused forward with the fewest slots per work-item
- * that fits, else the rotate fallback.  The fused kernels are released after. */
-int givens_opencl_form_u(struct rb_case *c, struct givens_opencl *s)
+static void kernel_release(struct givens_opencl *s, int k)
 {
+    if (s->k[k])
+        clReleaseKernel(s->k[k]);
+    s->k[k] = NULL;
+}
+
+/* The fused forward (U) or apply (Y = U X) with one column per group and the
+ * fewest slots per work-item that fits: one program for every case of a
+ * precision, and the group sizes the forward cases compile too.  Its kernels
+ * are released after; the case's tunables are kept.  RB_ESKIP when no slots
+ * value fits. */
+static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
+{
+    const int k = s->kind == GIVENS_CL_APPLY_BACKWARD ? GIVENS_CL_APPLY : GIVENS_CL_FUSED;
+    const int slots = s->slots, cols = s->cols, width = s->width;
     size_t maxwg = givens_opencl_max_wg(s->cl);
     int rc = RB_ESKIP;
-    s->cols = 1;
+    s->cols = s->width = 1;
     for (s->slots = 1; s->slots <= 8 && rc == RB_ESKIP; s->slots *= 2)
         if (s->S % s->slots == 0 && (size_t)(s->S / s->slots) <= maxwg) {
-            rc = prepare_fused(c, s);
+            rc = prepare_sweeps(c, s, BIT(k));
             if (rc == 0)
-                rc = givens_opencl_enqueue_fused(c, s, NULL, NULL);
+                rc = givens_opencl_enqueue_sweep(c, s, k, (size_t)(k == GIVENS_CL_APPLY
+                                                                   ? s->nb : s->n), NULL, NULL);
             if (rc == 0)
                 RB_CL_CHECK(c, clFinish(s->cl->queue));
-            for (int k = GIVENS_CL_TABLE; k <= GIVENS_CL_FUSED; k++)
-                if (s->k[k]) {
-                    clReleaseKernel(s->k[k]);
-                    s->k[k] = NULL;
-                }
+            kernel_release(s, GIVENS_CL_TABLE);
+            kernel_release(s, k);
         }
-    if (s->cs) {
-        clReleaseMemObject(s->cs);      /* the timed region does not need it */
-        s->cs = NULL;
-    }
+    s->slots = slots;
+    s->cols = cols;
+    s->width = width;
+    return rc;
+}
+
+/* form_with_forward; the paper backward falls back to its rotate kernels
+ * when no slots value fits, and frees the table its timed region does not
+ * use. */
+int givens_opencl_form_input(struct rb_case *c, struct givens_opencl *s)
+{
+    int rc = form_with_forward(c, s);
+    if (s->kind != GIVENS_CL_PAPER_BACKWARD)
+        return rc;
+    clReleaseMemObject(s->cs);
+    s->cs = NULL;
     if (rc == RB_ESKIP) {
         c->msg[0] = '\0';              /* no slots value fits: not a skip of the case */
         rc = givens_opencl_form_u_rotate(c, s);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The timed regions of the OpenCL Givens variants: the launch sequences of
- * the paper's per-block kernels and of the fused forward, timed by the
+ * the paper's per-block kernels and of the fused kernels, timed by the
  * profiling events of their first and last commands. */
 #include <stdlib.h>
 #include "impl/givens/givens_opencl.h"
@@ -67,24 +67,43 @@ int givens_opencl_run_paper_forward(struct rb_case *c)
     return time_span(c, s);
 }
 
-int givens_opencl_enqueue_fused(struct rb_case *c, struct givens_opencl *s, cl_event *first,
-                                cl_event *last)
+size_t givens_opencl_slabs(int ncols, int width)
 {
-    const size_t tl = s->local[GIVENS_CL_TABLE], T = s->local[GIVENS_CL_FUSED];
-    const size_t tg = round_up((size_t)s->steps * (size_t)s->S, tl);
-    const size_t fg = (size_t)((s->n + s->cols - 1) / s->cols) * T;
+    return (size_t)((ncols + width - 1) / width);
+}
+
+int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int k,
+                                size_t groups, cl_event *first, cl_event *last)
+{
+    const size_t tl = s->local[GIVENS_CL_TABLE], T = s->local[k];
+    const size_t tg = round_up((size_t)s->steps * (size_t)s->S, tl), fg = groups * T;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[GIVENS_CL_TABLE], 1, NULL, &tg, &tl,
                                           0, NULL, first));
-    RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[GIVENS_CL_FUSED], 1, NULL, &fg, &T,
-                                          0, NULL, last));
+    RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[k], 1, NULL, &fg, &T, 0, NULL,
+                                          last));
     return 0;
 }
 
-int givens_opencl_run_fused_forward(struct rb_case *c)
+/* The table, one sweep and, for the backwards, the finish kernel that sums
+ * the groups' parts into dtheta. */
+int givens_opencl_run_fused(struct rb_case *c)
 {
     struct givens_opencl *s = c->state;
+    static const int sweep[] = {
+        [GIVENS_CL_FUSED_FORWARD] = GIVENS_CL_FUSED,
+        [GIVENS_CL_APPLY_FORWARD] = GIVENS_CL_APPLY,
+        [GIVENS_CL_FUSED_BACKWARD] = GIVENS_CL_BACKWARD,
+        [GIVENS_CL_APPLY_BACKWARD] = GIVENS_CL_APPLY_JVP,
+    };
+    const int two = givens_cl_two_matrices(s->kind);
+    const size_t groups = two ? (size_t)s->groups
+                              : givens_opencl_slabs(givens_cl_apply(s->kind) ? s->nb : s->n,
+                                                    s->width);
     events_release(s);
-    int rc = givens_opencl_enqueue_fused(c, s, &s->first, &s->last);
+    int rc = givens_opencl_enqueue_sweep(c, s, sweep[s->kind], groups, &s->first,
+                                         two ? NULL : &s->last);
+    if (rc == 0 && two)
+        rc = launch(c, s, GIVENS_CL_FINISH, (size_t)s->steps * (size_t)s->S, 1, &s->last);
     return rc ? rc : time_span(c, s);
 }
 

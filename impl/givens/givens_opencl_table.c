@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL Givens variants: the paper's per-block kernels (forward and
- * Algorithm 3) and the fused one-launch forward, with their axes. */
+ * Algorithm 3), the fused one-launch forward and backward, and apply mode
+ * (Y = U X and its JVP without forming U), with their axes. */
 #include "harness/backend/opencl.h"
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_opencl.h"
@@ -32,6 +33,21 @@ const struct rb_axis givens_fused_axes[] = {
     { 0 }
 };
 
+/* A backward slab holds 2 cols values per row (two matrices), so cols stops
+ * at 4. */
+static const long long cols_two[] = { 1, 2, 4, RB_AXIS_END };
+static const long long cols_two_one[] = { 4, RB_AXIS_END };
+
+const struct rb_axis givens_fused_backward_axes[] = {
+    { .name = "slots", .help = "fused backward: consecutive slots (pairs) per work-item, "
+                               "1, 2, 4 or 8; must divide n/2 rounded up",
+      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_one, .paper = slots_one },
+    { .name = "cols", .help = "fused backward: columns of each of the two matrices per "
+                              "work-group, 1, 2 or 4",
+      .min = 1, .max = 4, .deflt = cols_two, .quick = cols_two_one, .paper = cols_two_one },
+    { 0 }
+};
+
 const struct rb_variant givens_opencl_variants[] = {
     { .paper = "givens", .algo = "forward", .name = "paper",
       .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
@@ -47,7 +63,7 @@ const struct rb_variant givens_opencl_variants[] = {
       .doc = "Algorithm 2 in one launch: column slabs per work-group, rows by circle position",
       .available = rb_opencl_available, .footprint = givens_opencl_footprint,
       .admit = givens_opencl_admit, .setup = givens_opencl_setup,
-      .run = givens_opencl_run_fused_forward, .verify = givens_opencl_verify,
+      .run = givens_opencl_run_fused, .verify = givens_opencl_verify,
       .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
     { .paper = "givens", .algo = "backward", .name = "paper",
       .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
@@ -56,6 +72,30 @@ const struct rb_variant givens_opencl_variants[] = {
       .available = rb_opencl_available, .footprint = givens_opencl_footprint,
       .admit = givens_opencl_admit, .setup = givens_opencl_setup,
       .run = givens_opencl_run_paper_backward, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { .paper = "givens", .algo = "backward", .name = "fused",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_gpu_sizes, .tunables = givens_fused_backward_axes,
+      .doc = "Algorithm 3 in one launch: M and U^T in slabs per work-group, then a finish sum",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_fused, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { .paper = "givens", .algo = "forward", .name = "apply",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_apply_sizes, .tunables = givens_fused_axes,
+      .doc = "Y = U X for X of n x batch without forming U, in one launch",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_fused, .verify = givens_opencl_verify,
+      .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
+    { .paper = "givens", .algo = "backward", .name = "apply",
+      .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
+      .sizes = givens_apply_sizes, .tunables = givens_fused_backward_axes,
+      .doc = "the batched JVP of Y = U X: dtheta and dX = U^T dY in one launch",
+      .available = rb_opencl_available, .footprint = givens_opencl_footprint,
+      .admit = givens_opencl_admit, .setup = givens_opencl_setup,
+      .run = givens_opencl_run_fused, .verify = givens_opencl_verify,
       .teardown = givens_opencl_teardown, .occupancy = givens_opencl_occupancy },
     { 0 }
 };

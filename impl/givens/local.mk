@@ -26,10 +26,12 @@ endif RB_HAVE_HIP
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \
 	%reldir%/givens_opencl_kernels.c %reldir%/givens_opencl_run.c \
-	%reldir%/givens_opencl_table.c
+	%reldir%/givens_opencl_table.c %reldir%/givens_opencl_apply.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/givens_common.c \
 	kernels/opencl/givens_paper_forward.c kernels/opencl/givens_fused_forward.c \
-	kernels/opencl/givens_paper_backward.c
+	kernels/opencl/givens_paper_backward.c kernels/opencl/givens_fused_engine.c \
+	kernels/opencl/givens_fused_backward.c
 CLEANFILES += kernels/opencl/givens_common.c kernels/opencl/givens_paper_forward.c \
-	kernels/opencl/givens_fused_forward.c kernels/opencl/givens_paper_backward.c
+	kernels/opencl/givens_fused_forward.c kernels/opencl/givens_paper_backward.c \
+	kernels/opencl/givens_fused_engine.c kernels/opencl/givens_fused_backward.c
 endif RB_HAVE_OPENCL
