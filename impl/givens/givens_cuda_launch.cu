@@ -72,18 +72,24 @@ template <typename T> static fused_bwd_cfg<T> fused_bwd_find(int slots, int cols
     return { NULL, NULL };
 }
 
-template <typename T> static int fused_bwd_prepare(struct rb_case *c, int S, int slots, int cols)
+// Opt a fused kernel in to the dynamic shared memory it needs for S slots
+// where that exceeds the default.
+template <class Cfg>
+static int smem_opt_in(struct rb_case *c, Cfg f, const char *what, int S, int slots, int cols)
 {
-    fused_bwd_cfg<T> f = fused_bwd_find<T>(slots, cols);
     if (!f.kernel)
-        return rb_fail(c, RB_EINVAL, "no fused backward kernel for slots=%d cols=%d", slots,
-                       cols);
+        return rb_fail(c, RB_EINVAL, "no %s kernel for slots=%d cols=%d", what, slots, cols);
     size_t smem = f.smem(givens_fused_threads(S, slots));
     if (smem > SMEM_DEFAULT)
         RB_CUDA_CHECK(c, cudaFuncSetAttribute((const void *)f.kernel,
                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               (int)smem));
     return 0;
+}
+
+template <typename T> static int fused_bwd_prepare(struct rb_case *c, int S, int slots, int cols)
+{
+    return smem_opt_in(c, fused_bwd_find<T>(slots, cols), "fused backward", S, slots, cols);
 }
 
 int givens_cuda_fused_backward_prepare(struct rb_case *c, int S, int slots, int cols)
@@ -94,15 +100,7 @@ int givens_cuda_fused_backward_prepare(struct rb_case *c, int S, int slots, int 
 
 template <typename T> static int fused_prepare(struct rb_case *c, int S, int slots, int cols)
 {
-    fused_cfg<T> f = fused_find<T>(slots, cols);
-    if (!f.kernel)
-        return rb_fail(c, RB_EINVAL, "no fused kernel for slots=%d cols=%d", slots, cols);
-    size_t smem = f.smem(givens_fused_threads(S, slots));
-    if (smem > SMEM_DEFAULT)
-        RB_CUDA_CHECK(c, cudaFuncSetAttribute((const void *)f.kernel,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)smem));
-    return 0;
+    return smem_opt_in(c, fused_find<T>(slots, cols), "fused", S, slots, cols);
 }
 
 int givens_cuda_fused_prepare(struct rb_case *c, int S, int slots, int cols)

@@ -106,12 +106,10 @@ __global__ void givens_fused_backward_finish(int n, int m, int nt, const T *__re
     const long long total = (long long)(nt - 1) * S;
     for (long long idx = blockIdx.x * (long long)blockDim.x + threadIdx.x; idx < total;
          idx += (long long)gridDim.x * blockDim.x) {
-        const int step = (int)(idx / S), slot = (int)(idx % S);
-        const int top = givens_coord(nt, step, slot), bot = givens_coord(nt, step, nt - 1 - slot);
-        const int i = min(top, bot), j = max(top, bot);
-        if (rb_rr_keep(n, m, i, j))
-            dtheta[(size_t)i * n - (size_t)i * (i + 1) / 2 + j - i - 1] =
-                top == i ? dP[idx] : -dP[idx];
+        const givens_slot_pair p = givens_pair_at(nt, (int)(idx / S), (int)(idx % S));
+        if (rb_rr_keep(n, m, p.i, p.j))
+            dtheta[(size_t)p.i * n - (size_t)p.i * (p.i + 1) / 2 + p.j - p.i - 1] =
+                p.top == p.i ? dP[idx] : -dP[idx];
     }
 }
 

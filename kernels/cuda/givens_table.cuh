@@ -21,6 +21,22 @@ __device__ __forceinline__ int givens_coord(int nt, int step, int p)
     return p == 0 ? 0 : ((p - 1 + step) % (nt - 1)) + 1;
 }
 
+// The pair of `slot` in `step`: its top and bottom coordinates, and (i, j)
+// with i < j.
+struct givens_slot_pair {
+    int top, bot, i, j;
+};
+
+__device__ __forceinline__ givens_slot_pair givens_pair_at(int nt, int step, int slot)
+{
+    givens_slot_pair p;
+    p.top = givens_coord(nt, step, slot);
+    p.bot = givens_coord(nt, step, nt - 1 - slot);
+    p.i = min(p.top, p.bot);
+    p.j = max(p.top, p.bot);
+    return p;
+}
+
 // cs[step * S + slot] = (c, s') for the pair of that slot, S = nt / 2.  The
 // slot's top position is k and its bottom nt-1-k; s' = s when the top holds
 // the smaller coordinate i, else -s, so that every kernel rotates
@@ -35,9 +51,8 @@ __global__ void givens_rotation_table(int n, int m, int nt, const T *__restrict_
     const long long total = (long long)(nt - 1) * S;
     for (long long idx = blockIdx.x * (long long)blockDim.x + threadIdx.x; idx < total;
          idx += (long long)gridDim.x * blockDim.x) {
-        const int step = (int)(idx / S), slot = (int)(idx % S);
-        const int top = givens_coord(nt, step, slot), bot = givens_coord(nt, step, nt - 1 - slot);
-        const int i = min(top, bot), j = max(top, bot);
+        const givens_slot_pair p = givens_pair_at(nt, (int)(idx / S), (int)(idx % S));
+        const int top = p.top, i = p.i, j = p.j;
         typename givens_vec2<T>::type v;
         v.x = 1;
         v.y = 0;
