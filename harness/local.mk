@@ -37,3 +37,6 @@ librb_hip_a_SOURCES += \
 endif RB_HAVE_HIP
 # The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
 EXTRA_DIST += %reldir%/backend/hipcuda/hip/hip_runtime.h
+# meta.c includes the generated version header: BUILT_SOURCES covers `make`,
+# this covers building the library or a test alone.
+%reldir%/librb_core_a-meta.$(OBJEXT): harness/gitdesc.h
