@@ -29,8 +29,7 @@ int main(void)
     if (!rb_hip_available(&ctx, why, sizeof why))
         tap_skip_all("%s", why);
     tap_plan(11);
-    uint64_t seed = getenv("RB_TEST_SEED") ? strtoull(getenv("RB_TEST_SEED"), NULL, 0)
-                                           : (uint64_t)time(NULL);
+    uint64_t seed = tap_seed();
     tap_diag("seed %llu (set RB_TEST_SEED to repeat)", (unsigned long long)seed);
 
     json_t *devices = json_array();

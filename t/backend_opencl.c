@@ -186,8 +186,7 @@ int main(void)
     if (!rb_opencl_available(&ctx, why, sizeof why))
         tap_skip_all("no OpenCL device: %s", why);
     tap_plan(16);
-    uint64_t seed = getenv("RB_TEST_SEED") ? strtoull(getenv("RB_TEST_SEED"), NULL, 0)
-                                           : (uint64_t)time(NULL);
+    uint64_t seed = tap_seed();
     tap_diag("seed %llu (set RB_TEST_SEED to repeat)", (unsigned long long)seed);
     struct rb_opencl *cl = NULL;
     int got = rb_opencl_get(&ctx, &cl, why, sizeof why);

@@ -13,14 +13,6 @@
 #include "impl/givens/givens.h"
 #include "t/tap.h"
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static void fill_normal(struct rb_rng *r, double *a, size_t len)
 {
     for (size_t k = 0; k < len; k++)
@@ -295,7 +287,7 @@ int main(void)
     static const int f32[][2] = { { 64, 0 }, { 255, 0 }, { 256, 100 } };
     int ns = (int)(sizeof small / sizeof *small), na = (int)(sizeof apply / sizeof *apply);
     int nf = (int)(sizeof f32 / sizeof *f32);
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     struct rb_rng r;
     tap_plan(2 * ns + 3 * na + nf);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,

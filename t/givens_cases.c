@@ -13,14 +13,6 @@
 #include "harness/registry.h"
 #include "t/tap.h"
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static void make_case(struct rb_case *c, const struct rb_variant *v, struct rb_ctx *ctx,
                       enum rb_prec prec, long long n, long long m, long long threads,
                       uint64_t seed)
@@ -80,7 +72,7 @@ int main(void)
     const struct rb_variant *v;
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         nv += is_cpu_givens(v);
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     struct rb_ctx ctx;
     rb_ctx_init(&ctx);
     tap_plan(1 + nv * (2 * ns * 3 + 2));

@@ -11,14 +11,6 @@
 #include "impl/givens/givens.h"
 #include "t/tap.h"
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 /* Set entry k of a float or double array. */
 static void poke(void *a, enum rb_prec prec, size_t k, double v)
 {
@@ -137,7 +129,7 @@ static void check_backward(struct rb_rng *r, int n, int m, enum rb_prec prec)
 
 int main(void)
 {
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     struct rb_rng r;
     tap_plan(5 * 5 + 3 * 5);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,

@@ -13,14 +13,6 @@
 #include "impl/givens/givens.h"
 #include "t/tap.h"
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static double *random_theta(struct rb_rng *r, size_t count)
 {
     double *t = malloc(count * sizeof *t);
@@ -237,7 +229,7 @@ int main(void)
         { 64, 20 }, { 256, 0 },
     };
     int nsizes = (int)(sizeof sizes / sizeof *sizes);
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     struct rb_rng r;
     int plan = 1;
     for (int k = 0; k < nsizes; k++)

@@ -69,14 +69,6 @@ static int grid_total(const struct grid *g)
     return t;
 }
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static void make_case(struct rb_case *c, const struct rb_variant *v, struct rb_ctx *ctx,
                       enum rb_prec prec, int n, int m, const struct grid *g, int combo,
                       uint64_t seed)
@@ -221,7 +213,7 @@ static uint64_t test_start(struct rb_ctx *ctx, int (*available)(struct rb_ctx *,
     rb_ctx_init(ctx);
     if (!available(ctx, why, sizeof why))
         tap_skip_all("%s", why);
-    return test_seed();
+    return tap_seed();
 }
 
 /* The plan, then the seed that repeats the run. */

@@ -12,14 +12,6 @@
 #include "impl/givens/givens.h"
 #include "t/tap.h"
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static void nan_d(double *a, size_t len)
 {
     for (size_t k = 0; k < len; k++)
@@ -97,7 +89,7 @@ int main(void)
     static const int cases[][3] = { { 2, 0, 2 }, { 6, 0, 2 }, { 7, 0, 3 }, { 65, 0, 2 },
                                     { 64, 20, 3 }, { 130, 0, 40 }, { 200, 0, 4 } };
     int nc = (int)(sizeof cases / sizeof *cases);
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     struct rb_rng r;
     tap_plan(4 * nc);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,

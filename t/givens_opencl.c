@@ -64,14 +64,6 @@ static const long long two_pairs[][2] = {
     { 4, 1 }, { 4, 4 }, { 8, 2 }, { 8, 4 }
 };
 
-static uint64_t test_seed(void)
-{
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
 static int is_paper(const struct rb_variant *v)
 {
     return strcmp(v->name, "paper") == 0;
@@ -285,7 +277,7 @@ int main(void)
     static struct tcase list[MAX_CASES];
     int gpu = !(cl->type & CL_DEVICE_TYPE_CPU), missing;
     int count = plan(list, &ctx, gpu, device_fp64(cl), &missing);
-    uint64_t seed = test_seed();
+    uint64_t seed = tap_seed();
     tap_plan(1 + count * CHECKS_PER_CASE + 2 * 2 * NSIZES);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s", (unsigned long long)seed,
              (unsigned long long)seed, cl->name);

@@ -7,8 +7,11 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static int tap_count_;
 static int tap_failed_;
@@ -83,6 +86,16 @@ static inline int tap_is(long long got, long long want, const char *what)
     if (!tap_ok(ok, "%s", what))
         tap_diag("got %lld, want %lld", got, want);
     return ok;
+}
+
+/* The seed of a test's random data: RB_TEST_SEED when set (to repeat a run),
+ * else fresh from the clock and the process.  Tests print it with tap_diag. */
+static inline uint64_t tap_seed(void)
+{
+    const char *s = getenv("RB_TEST_SEED");
+    if (s && *s)
+        return strtoull(s, NULL, 0);
+    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
 /* Exit status for main(): failures are already in the TAP stream. */
