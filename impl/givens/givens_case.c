@@ -213,17 +213,22 @@ int givens_setup(struct rb_case *c)
     return 0;
 }
 
+int givens_verify_output(struct rb_case *c, int backward, int n, int m, const double *theta_d,
+                         const void *output, const double *G, const double *X,
+                         struct rb_check *out)
+{
+    int rc = backward
+        ? givens_check_backward(n, m, theta_d, output, c->prec, G, X, GIVENS_COTANGENT_RANK, out)
+        : givens_check_forward(n, m, theta_d, output, c->prec,
+                               rb_seed_derive(c->seed, "givens/probe"), out);
+    return rc ? rb_fail(c, rc, "verification buffers for n=%d", n) : 0;
+}
+
 int givens_verify(struct rb_case *c, struct rb_check *out)
 {
     struct givens_state *s = c->state;
-    int rc;
-    if (s->backward)
-        rc = givens_check_backward(s->n, s->m, s->theta_d, s->dtheta, c->prec, s->G, s->X,
-                                   GIVENS_COTANGENT_RANK, out);
-    else
-        rc = givens_check_forward(s->n, s->m, s->theta_d, s->U, c->prec,
-                                  rb_seed_derive(c->seed, "givens/probe"), out);
-    return rc ? rb_fail(c, rc, "verification buffers for n=%d", s->n) : 0;
+    return givens_verify_output(c, s->backward, s->n, s->m, s->theta_d,
+                                s->backward ? s->dtheta : s->U, s->G, s->X, out);
 }
 
 void givens_teardown(struct rb_case *c)

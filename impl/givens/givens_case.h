@@ -60,6 +60,13 @@ size_t givens_footprint(const struct rb_case *c);
  * form U (Algorithm 2, untimed) and Gamma; poison outputs with NaN.
  * 0, RB_EINVAL or RB_ENOMEM (message in c->msg). */
 int givens_setup(struct rb_case *c);
+/* The check of any Givens case's host output (U for the forward, dtheta for
+ * the backward with cotangent factors G, X): givens_check_forward with probes
+ * from rb_seed_derive(c->seed, "givens/probe"), or givens_check_backward.
+ * 0, or RB_ENOMEM with a message in c->msg. */
+int givens_verify_output(struct rb_case *c, int backward, int n, int m, const double *theta_d,
+                         const void *output, const double *G, const double *X,
+                         struct rb_check *out);
 /* The check of givens_check_forward or _backward, per the case's algo. */
 int givens_verify(struct rb_case *c, struct rb_check *out);
 /* Free everything; safe after a partial setup and twice. */

@@ -281,21 +281,13 @@ int givens_opencl_setup(struct rb_case *c)
 int givens_opencl_verify(struct rb_case *c, struct rb_check *out)
 {
     struct givens_opencl *s = c->state;
-    int rc;
     if (givens_cl_apply(s->kind))
         return givens_opencl_apply_verify(c, s, out);
-    if (algorithm3(s->kind)) {
-        RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->dtheta, CL_TRUE, 0,
-                                           s->count * s->sz, s->out, 0, NULL, NULL));
-        rc = givens_check_backward(s->n, s->m, s->theta_d, s->out, c->prec, s->G, s->X,
-                                   GIVENS_COTANGENT_RANK, out);
-    } else {
-        RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->U, CL_TRUE, 0,
-                                           (size_t)s->n * s->n * s->sz, s->out, 0, NULL, NULL));
-        rc = givens_check_forward(s->n, s->m, s->theta_d, s->out, c->prec,
-                                  rb_seed_derive(c->seed, "givens/probe"), out);
-    }
-    return rc ? rb_fail(c, rc, "verification buffers for n=%d", s->n) : 0;
+    int backward = algorithm3(s->kind);
+    RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, backward ? s->dtheta : s->U, CL_TRUE, 0,
+                                       (backward ? s->count : (size_t)s->n * s->n) * s->sz,
+                                       s->out, 0, NULL, NULL));
+    return givens_verify_output(c, backward, s->n, s->m, s->theta_d, s->out, s->G, s->X, out);
 }
 
 void givens_opencl_teardown(struct rb_case *c)
