@@ -158,12 +158,13 @@ static int parse_option(struct run_opts *o, struct rb_ctx *ctx, const char *opt,
 
     /* Any other --NAME is an axis of some variant. */
     const struct rb_axis *a = rb_registry_axis(opt + 2);
-    if (!a)
+    long long lo, hi;
+    if (!a || rb_registry_axis_range(a->name, &lo, &hi))
         return rb_cli_usage_error("run: unknown option '%s' (see 'reprobench run --help')", opt);
     if (w->noverrides == RB_MAX_OVERRIDES)
         return rb_cli_usage_error("too many axis options");
     struct rb_axis_values *av = &w->overrides[w->noverrides];
-    int n = rb_parse_list(val, a->min, a->max, av->v, RB_MAX_VALUES, err, sizeof err);
+    int n = rb_parse_list(val, lo, hi, av->v, RB_MAX_VALUES, err, sizeof err);
     if (n < 0)
         return rb_cli_usage_error("%s: %s", opt, err);
     av->name = a->name;

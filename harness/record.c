@@ -195,6 +195,21 @@ static json_t *verify_json(const struct rb_check *chk)
     return rb_json_finish(o, bad);
 }
 
+/* The case's metrics as an object, or null when it has none. */
+static json_t *metrics_json(const struct rb_case *c)
+{
+    json_t *o;
+    int bad = 0;
+
+    if (c->nmetrics == 0)
+        return json_null();
+    if (!(o = json_object()))
+        return NULL;
+    for (int i = 0; i < c->nmetrics; i++)
+        rb_json_put(o, c->metrics[i].name, real_or_null(c->metrics[i].value), &bad);
+    return rb_json_finish(o, bad);
+}
+
 json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
 {
     const struct rb_measurement *m = o->m;
@@ -228,6 +243,7 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "build_ms", nonneg_or_null(c->build_ms), &bad);
     rb_json_put(rec, "occupancy", occupancy_json(o->occ), &bad);
     rb_json_put(rec, "verify", verify_json(o->check), &bad);
+    rb_json_put(rec, "metrics", metrics_json(c), &bad);
     rb_json_put(rec, "time", rb_json_now_utc(), &bad);
     return rb_json_finish(rec, bad);
 }

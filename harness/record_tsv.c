@@ -117,19 +117,22 @@ out_free_best:
     return NULL;
 }
 
-/* Axis names in order of first appearance: every size, then every tunable. */
+/* The named columns in order of first appearance: every size, every
+ * tunable, then every metric. */
+static const char *const named_groups[] = { "sizes", "tunables", "metrics" };
+#define NAMED_GROUPS (sizeof named_groups / sizeof *named_groups)
+
 static json_t *axis_names(const json_t *records)
 {
-    static const char *const groups[] = { "sizes", "tunables" };
     json_t *names = json_array(), *seen = json_object(), *rec, *val;
     const char *name;
     size_t i;
 
     if (!names || !seen)
         goto out_free_both;
-    for (int g = 0; g < 2; g++) {
+    for (size_t g = 0; g < NAMED_GROUPS; g++) {
         json_array_foreach(records, i, rec) {
-            json_object_foreach(json_object_get(rec, groups[g]), name, val) {
+            json_object_foreach(json_object_get(rec, named_groups[g]), name, val) {
                 if (json_object_get(seen, name))
                     continue;
                 if (json_object_set_new(seen, name, json_true()) < 0
@@ -148,9 +151,11 @@ out_free_both:
 
 static const json_t *axis_value(const json_t *rec, const char *name)
 {
-    const json_t *v = json_object_get(json_object_get(rec, "sizes"), name);
+    const json_t *v = NULL;
 
-    return v ? v : json_object_get(json_object_get(rec, "tunables"), name);
+    for (size_t g = 0; g < NAMED_GROUPS && !v; g++)
+        v = json_object_get(json_object_get(rec, named_groups[g]), name);
+    return v;
 }
 
 static double speedup_of(const json_t *rec, const json_t *best)

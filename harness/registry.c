@@ -74,6 +74,24 @@ const struct rb_axis *rb_registry_axis(const char *name)
     return NULL;
 }
 
+int rb_registry_axis_range(const char *name, long long *min, long long *max)
+{
+    const struct rb_variant *v;
+    const struct rb_axis *a;
+    int found = 0;
+
+    for (size_t i = 0; (v = rb_registry_get(i)); i++) {
+        if (!(a = find_axis(v->sizes, name)) && !(a = find_axis(v->tunables, name)))
+            continue;
+        if (!found || a->min < *min)
+            *min = a->min;
+        if (!found || a->max > *max)
+            *max = a->max;
+        found = 1;
+    }
+    return found ? 0 : -1;
+}
+
 int rb_registry_backend_built(enum rb_backend b)
 {
     switch (b) {

@@ -10,6 +10,8 @@ const struct rb_variant *rb_registry_get(size_t i);
 size_t rb_registry_count(void);
 /* The axis named `name` in any variant (sizes or tunables), or NULL. */
 const struct rb_axis *rb_registry_axis(const char *name);
+/* The union of the ranges of every axis called `name`: 0, or -1 if none. */
+int rb_registry_axis_range(const char *name, long long *min, long long *max);
 /* 1 if `backend` was built into this binary. */
 int rb_registry_backend_built(enum rb_backend backend);
 

@@ -129,6 +129,22 @@ static int push(struct planner *pl, const struct rb_case *c)
     return 0;
 }
 
+/* Axes of one name may have different ranges in different variants (the
+ * command line checks the union): a value outside this variant's range
+ * skips the case, with the reason in c->msg. */
+static int out_of_range(struct rb_case *c, const struct rb_axis *const *axes)
+{
+    for (int i = 0; i < c->nparams; i++) {
+        long long x = c->params[i].value;
+        if (x < axes[i]->min || x > axes[i]->max) {
+            rb_fail(c, RB_ESKIP, "%s %lld is outside this variant's range %lld..%lld",
+                    axes[i]->name, x, axes[i]->min, axes[i]->max);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Expand one variant at one precision over all its axes. */
 static int expand(struct planner *pl, const struct rb_sweep_opts *o, struct rb_ctx *ctx,
                   const struct rb_variant *v, enum rb_prec prec, char *err, size_t errlen)
@@ -165,7 +181,7 @@ static int expand(struct planner *pl, const struct rb_sweep_opts *o, struct rb_c
             c.params[i].value = vals[i][idx[i]];
         }
         c.seed = case_seed(&c, nsizes);
-        int rc = v->admit ? v->admit(&c) : 0;
+        int rc = out_of_range(&c, axes) ? RB_ESKIP : v->admit ? v->admit(&c) : 0;
         if (rc == RB_ESKIP) {
             if (pl->skipped++ == 0) {
                 char label[160];

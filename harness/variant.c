@@ -21,6 +21,21 @@ long long rb_case_param(const struct rb_case *c, const char *name, long long def
     return deflt;
 }
 
+void rb_case_metric(struct rb_case *c, const char *name, double value)
+{
+    int i = 0;
+
+    while (i < c->nmetrics && strcmp(c->metrics[i].name, name) != 0)
+        i++;
+    if (i == RB_MAX_METRICS)
+        return;
+    if (i == c->nmetrics) {
+        snprintf(c->metrics[i].name, sizeof c->metrics[i].name, "%s", name);
+        c->nmetrics++;
+    }
+    c->metrics[i].value = value;
+}
+
 int rb_fail(struct rb_case *c, int code, const char *fmt, ...)
 {
     va_list ap;

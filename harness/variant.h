@@ -81,6 +81,15 @@ struct rb_check {
     char method[96];                /* what was compared, e.g. "rel-frobenius U*X vs fp64" */
 };
 
+#define RB_MAX_METRICS 4
+
+/* A number a case reports besides its time, e.g. the final stress or RMSE of
+ * what it computed; written to the record under "metrics". */
+struct rb_metric {
+    char name[24];
+    double value;
+};
+
 struct rb_ctx;                      /* run-wide state: options, devices (harness/ctx.h) */
 
 /* One measured case: a variant at one point of its axes and one precision. */
@@ -100,6 +109,8 @@ struct rb_case {
     double build_ms;                /* setup(): program build / JIT */
     char device[128];               /* setup(): the device the case ran on */
     char msg[512];                  /* the reason of a failure or skip */
+    int nmetrics;                   /* verify(): rb_case_metric */
+    struct rb_metric metrics[RB_MAX_METRICS];
 };
 
 struct rb_variant {
@@ -127,6 +138,10 @@ struct rb_variant {
 
 /* The value of the case's parameter `name`; `deflt` if it has none. */
 long long rb_case_param(const struct rb_case *c, const char *name, long long deflt);
+
+/* Set the case's metric `name` (added, or replaced if present; beyond
+ * RB_MAX_METRICS names the call is ignored). */
+void rb_case_metric(struct rb_case *c, const char *name, double value);
 
 /* Store a formatted message in c->msg and return code (a negative RB_E*). */
 int rb_fail(struct rb_case *c, int code, const char *fmt, ...)

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The glue between the harness and the Sammon variants of every backend:
+ * axes, the per-case data and the entry points the variant tables name.
+ *
+ * A case is `iters` Jacobi iterations of plain gradient descent (the paper's
+ * rule, step SAMMON_GD_LAMBDA through sammon_gd_alpha) on `points` random
+ * points uniform in [0, 255]^dim (the paper's set-up), mapped to `outdim`
+ * dimensions from a seeded random start.  Every run starts again from that
+ * start, so each run computes the same iterate and the verification compares
+ * it with the fp64 serial reference's. */
+#ifndef SAMMON_CASE_H
+#define SAMMON_CASE_H
+
+#include <stddef.h>
+#include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The coordinate range of the paper's random points. */
+#define SAMMON_DATA_MAX 255.0
+
+/* One case's data, the same for every backend.  Arrays marked "prec" hold
+ * float or double per c->prec, row-major (flat). */
+struct sammon_state {
+    int N, n, m, iters;
+    double c;                   /* sum of input distances, fp64 */
+    double alpha;               /* the GD step, fp64 */
+    double *x_d;                /* N x n inputs in fp64, exactly those in x */
+    double *y0_d;               /* N x m start in fp64, exactly those in y0 */
+    void *x;                    /* prec, N x n */
+    void *y0;                   /* prec, N x m */
+    void *y;                    /* prec, N x m: the output, poisoned by setup */
+    void *backend;              /* the backend's own (device buffers, kernels) */
+};
+
+/* Sizes: points (N), dim (n), outdim (m), iters.  Tunables: threads (OpenMP),
+ * block (CUDA, HIP) and wg (OpenCL) from 16 to 1024. */
+extern const struct rb_axis sammon_sizes[];
+extern const struct rb_axis sammon_threads_axis[];
+extern const struct rb_axis sammon_block_axis[];
+extern const struct rb_axis sammon_wg_axis[];
+
+/* RB_ESKIP when the threads exceed the cores OpenMP may use. */
+int sammon_admit(struct rb_case *c);
+/* Host bytes of the case's arrays. */
+size_t sammon_footprint(const struct rb_case *c);
+/* Draw x and y0 from c->seed, c and alpha; allocate and poison y (NaN).
+ * 0, RB_EINVAL or RB_ENOMEM (message in c->msg).  Backends call it first
+ * and keep their own state in s->backend. */
+int sammon_setup(struct rb_case *c);
+/* Compare s->y (host, prec) with `iters` fp64 reference steps from y0 and
+ * record the stresses of both as the case's metrics "stress" and
+ * "stress_ref".  0, or RB_ENOMEM. */
+int sammon_verify(struct rb_case *c, struct rb_check *out);
+/* Free the host arrays; safe after a partial setup and twice.  Backends free
+ * s->backend first. */
+void sammon_teardown(struct rb_case *c);
+
+/* The variant tables. */
+extern const struct rb_variant sammon_serial_variants[];
+extern const struct rb_variant sammon_omp_variants[];
+extern const struct rb_variant sammon_opencl_variants[];
+extern const struct rb_variant sammon_cuda_variants[];
+extern const struct rb_variant sammon_hip_variants[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
