@@ -211,14 +211,63 @@ static void put_row(FILE *f, const json_t *rec, const json_t *names, const json_
     fputc('\n', f);
 }
 
-int rb_records_write_tsv(const json_t *records, FILE *f)
+/* A series at one size: everything of the key but the tunables. */
+static char *series_key(const json_t *rec)
+{
+    char *group = group_key(rec), *key = NULL;
+    const char *variant = field(rec, "variant"), *backend = field(rec, "backend");
+    size_t len;
+
+    if (!group)
+        return NULL;
+    len = strlen(group) + strlen(variant ? variant : "") + strlen(backend ? backend : "") + 4;
+    if ((key = malloc(len)))
+        snprintf(key, len, "%s\x1f%s\x1f%s", group, variant ? variant : "",
+                 backend ? backend : "");
+    free(group);
+    return key;
+}
+
+/* series key -> index of the successful record with the smallest median. */
+static json_t *fastest_settings(const json_t *records)
+{
+    json_t *fastest = json_object(), *rec;
+    size_t i;
+
+    if (!fastest)
+        return NULL;
+    json_array_foreach(records, i, rec) {
+        double med = median_of(rec);
+        const json_t *cur;
+        char *key;
+
+        if (!is_ok(rec) || !isfinite(med))
+            continue;
+        if (!(key = series_key(rec)))
+            goto out_free_fastest;
+        cur = json_object_get(fastest, key);
+        if ((!cur || med < median_of(json_array_get(records, json_integer_value(cur))))
+            && json_object_set_new(fastest, key, json_integer((json_int_t)i)) < 0) {
+            free(key);
+            goto out_free_fastest;
+        }
+        free(key);
+    }
+    return fastest;
+out_free_fastest:
+    json_decref(fastest);
+    return NULL;
+}
+
+static int write_tsv(const json_t *records, FILE *f, int fastest_only)
 {
     json_t *names = axis_names(records), *best = baseline_medians(records), *name;
+    json_t *fastest = fastest_only ? fastest_settings(records) : NULL;
     const json_t *rec;
     size_t i;
     int status = 0;
 
-    if (!names || !best) {
+    if (!names || !best || (fastest_only && !fastest)) {
         status = RB_ENOMEM;
         goto out_free;
     }
@@ -228,12 +277,32 @@ int rb_records_write_tsv(const json_t *records, FILE *f)
     for (i = 0; i < sizeof stat_columns / sizeof *stat_columns; i++)
         fprintf(f, "\t%s", stat_columns[i]);
     fputs("\tsamples\tverify_pass\tverify_error\toccupancy\tspeedup\n", f);
-    json_array_foreach(records, i, rec)
+    json_array_foreach(records, i, rec) {
+        if (fastest_only) {
+            char *key = series_key(rec);
+            const json_t *at = key ? json_object_get(fastest, key) : NULL;
+
+            free(key);
+            if (!at || (size_t)json_integer_value(at) != i)
+                continue;
+        }
         put_row(f, rec, names, best);
+    }
     if (fflush(f) != 0 || ferror(f))
         status = RB_EIO;
 out_free:
     json_decref(names);
     json_decref(best);
+    json_decref(fastest);
     return status;
+}
+
+int rb_records_write_tsv(const json_t *records, FILE *f)
+{
+    return write_tsv(records, f, 0);
+}
+
+int rb_records_write_best_tsv(const json_t *records, FILE *f)
+{
+    return write_tsv(records, f, 1);
 }

@@ -209,35 +209,45 @@ int rb_run_append(struct rb_run *r, const json_t *rec)
     return 0;
 }
 
-int rb_run_write_tsv(const char *dir, char *err, size_t errlen)
+/* DIR/NAME from one of the TSV writers, replaced atomically. */
+static int write_table(const char *dir, const char *name, const json_t *records,
+                       int (*writer)(const json_t *, FILE *), char *err, size_t errlen)
 {
     char path[PATH_MAX + 16];
-    json_t *records;
     char *text = NULL;
     size_t len = 0;
     FILE *mem;
     int status;
 
+    if (!(mem = open_memstream(&text, &len))) {
+        snprintf(err, errlen, "out of memory");
+        return RB_ENOMEM;
+    }
+    status = writer(records, mem);
+    if (fclose(mem) != 0 && status == 0)
+        status = RB_ENOMEM;
+    if (status < 0)
+        snprintf(err, errlen, "%s: %s", name, rb_strerror(status));
+    else {
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        status = rb_write_file_atomic(path, text, err, errlen);
+    }
+    free(text);
+    return status;
+}
+
+int rb_run_write_tsv(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 16];
+    json_t *records;
+    int status;
+
     snprintf(path, sizeof path, "%s/records.jsonl", dir);
     if ((status = rb_records_load(path, &records, err, errlen)) < 0)
         return status;
-    if (!(mem = open_memstream(&text, &len))) {
-        snprintf(err, errlen, "out of memory");
-        status = RB_ENOMEM;
-        goto out_free_records;
-    }
-    status = rb_records_write_tsv(records, mem);
-    if (fclose(mem) != 0 && status == 0)
-        status = RB_ENOMEM;
-    if (status < 0) {
-        snprintf(err, errlen, "records.tsv: %s", rb_strerror(status));
-        goto out_free_text;
-    }
-    snprintf(path, sizeof path, "%s/records.tsv", dir);
-    status = rb_write_file_atomic(path, text, err, errlen);
-out_free_text:
-    free(text);
-out_free_records:
+    status = write_table(dir, "records.tsv", records, rb_records_write_tsv, err, errlen);
+    if (status == 0)
+        status = write_table(dir, "best.tsv", records, rb_records_write_best_tsv, err, errlen);
     json_decref(records);
     return status;
 }

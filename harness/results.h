@@ -31,7 +31,8 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
 int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen);
 int rb_run_has(const struct rb_run *r, const char *key);
 int rb_run_append(struct rb_run *r, const json_t *rec);
-/* Regenerate records.tsv from records.jsonl (temporary file and rename). */
+/* Regenerate records.tsv and best.tsv from records.jsonl (temporary files
+ * and renames). */
 int rb_run_write_tsv(const char *dir, char *err, size_t errlen);
 void rb_run_close(struct rb_run *r);
 

@@ -6,13 +6,13 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan 12
+tap_plan 14
 "$RB_BIN" run --paper givens --backend serial --n 16,33 --m 0 --prec f32,f64 \
     --min-samples 2 --min-time 0.01 --no-plot --quiet --out "$tmp/res" 2>"$tmp/err"
 tap_ok $? "a serial sweep succeeds"
 run=$(ls -d "$tmp"/res/*/ 2>/dev/null | head -n 1)
 tap_ok $([ -n "$run" ]; echo $?) "run directory created under --out"
-for f in meta.json hw.xml hardware.json records.jsonl records.tsv; do
+for f in meta.json hw.xml hardware.json records.jsonl records.tsv best.tsv; do
     tap_ok $([ -s "$run/$f" ]; echo $?) "$f written"
 done
 n=$(wc -l < "$run/records.jsonl")
@@ -20,6 +20,9 @@ tap_ok $([ "$n" -eq 12 ]; echo $?) "12 records (3 variants x 2 sizes x 2 precisi
 bad=$(grep -c '"pass": *false\|"status": *"failed"' "$run/records.jsonl")
 ok=$(grep -c '"status": *"ok"' "$run/records.jsonl")
 tap_ok $([ "$bad" -eq 0 ] && [ "$ok" -eq 12 ]; echo $?) "every record ok and verified"
+# No tunables here, so every record is its series' fastest: header + 12 rows.
+rows=$(wc -l < "$run/best.tsv")
+tap_ok $([ "$rows" -eq 13 ]; echo $?) "best.tsv: one row per series and size, got $((rows - 1))"
 
 # Resume: drop the last two records, cut the next one mid-line, resume.
 head -n 9 "$run/records.jsonl" > "$tmp/part"
