@@ -1,3 +1,5 @@
 # SPDX-License-Identifier: MIT
 # plots/local.mk: one gnuplot script per figure, installed with the program.
-nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp
+nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp \
+	%reldir%/sammon_time.gp %reldir%/sammon_speedup.gp %reldir%/sammon_block.gp \
+	%reldir%/sammon_stress.gp
