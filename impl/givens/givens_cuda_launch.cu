@@ -188,21 +188,21 @@ template <typename T> static void fused_occupancy(const state *s, struct rb_occ 
         fused_bwd_cfg<T> f = fused_bwd_find<T>(s->slots, s->cols);
         char name[64];
         snprintf(name, sizeof name, "givens_fused_backward<B=%d,W=%d>", s->slots, s->cols);
-        occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
-                "givens_rotation_table");
+        rb_gpu_occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
+                       "givens_rotation_table");
         if (f.kernel)
-            occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
-                    f.smem(givens_fused_threads(s->S, s->slots)), name);
-        occ_add(occ, (const void *)givens_fused_backward_finish<T>, AUX_BLOCK, 0,
-                "givens_fused_backward_finish");
+            rb_gpu_occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
+                           f.smem(givens_fused_threads(s->S, s->slots)), name);
+        rb_gpu_occ_add(occ, (const void *)givens_fused_backward_finish<T>, AUX_BLOCK, 0,
+                       "givens_fused_backward_finish");
     } else {
         fused_cfg<T> f = fused_find<T>(s->slots, s->cols);
         char name[64];
         snprintf(name, sizeof name, "givens_fused_forward<B=%d,W=%d>", s->slots, s->cols);
-        occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
-                "givens_rotation_table");
+        rb_gpu_occ_add(occ, (const void *)givens_rotation_table<T>, AUX_BLOCK, 0,
+                       "givens_rotation_table");
         if (f.kernel)
-            occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
-                    f.smem(givens_fused_threads(s->S, s->slots)), name);
+            rb_gpu_occ_add(occ, (const void *)f.kernel, givens_fused_threads(s->S, s->slots),
+                           f.smem(givens_fused_threads(s->S, s->slots)), name);
     }
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* One spelling of CUDA and HIP for host code both compile (impl/givens,
+ * impl/sammon): gpuX is cudaX or hipX, and the harness's checks, timers,
+ * device choice and occupancy get one name.  CUDA unless the including .hip
+ * file defines RB_GPU_HIP first (nvcc also compiles .hip files, for NVIDIA,
+ * so the compiler cannot tell).  C++ for .cu and .hip files only. */
+#ifndef RB_GPU_API_H
+#define RB_GPU_API_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "harness/variant.h"
+
+#define RB_GPU_CAT3_(a, b, c) a##b##c
+#define RB_GPU_CAT3(a, b, c) RB_GPU_CAT3_(a, b, c)
+
+#ifdef RB_GPU_HIP
+#include <hip/hip_runtime.h>
+#include "harness/backend/hip.h"
+#include "harness/backend/hip_check.h"
+
+/* Entry points are named per backend (paper_hip_name): HIP for NVIDIA links
+ * beside CUDA. */
+#define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _hip_, name)
+#define RB_GPU_BACKEND RB_BACKEND_HIP
+
+#define gpuError_t hipError_t
+#define gpuSuccess hipSuccess
+#define gpuStream_t hipStream_t
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemcpyHostToDevice hipMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define gpuMemsetAsync hipMemsetAsync
+#define gpuStreamCreateWithFlags hipStreamCreateWithFlags
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuStreamSynchronize hipStreamSynchronize
+#define gpuStreamDestroy hipStreamDestroy
+#define gpuGetLastError hipGetLastError
+#define gpuGetDevice hipGetDevice
+#define gpuDeviceGetAttribute hipDeviceGetAttribute
+#define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+
+#define GPU_CHECK RB_HIP_CHECK
+#define GPU_CHECK_LAUNCH RB_HIP_CHECK_LAUNCH
+#define gpu_timer rb_hip_timer
+#define gpu_timer_create rb_hip_timer_create
+#define gpu_timer_start rb_hip_timer_start
+#define gpu_timer_stop rb_hip_timer_stop
+#define gpu_timer_destroy rb_hip_timer_destroy
+#define gpu_available rb_hip_available
+#define gpu_select rb_hip_select
+#define gpu_occupancy rb_hip_occupancy
+
+#else
+#include <cuda_runtime.h>
+#include "harness/backend/cuda.h"
+#include "harness/backend/cuda_check.h"
+
+#define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _cuda_, name)
+#define RB_GPU_BACKEND RB_BACKEND_CUDA
+
+#define gpuError_t cudaError_t
+#define gpuSuccess cudaSuccess
+#define gpuStream_t cudaStream_t
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define gpuMemsetAsync cudaMemsetAsync
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuGetLastError cudaGetLastError
+#define gpuGetDevice cudaGetDevice
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+
+#define GPU_CHECK RB_CUDA_CHECK
+#define GPU_CHECK_LAUNCH RB_CUDA_CHECK_LAUNCH
+#define gpu_timer rb_cuda_timer
+#define gpu_timer_create rb_cuda_timer_create
+#define gpu_timer_start rb_cuda_timer_start
+#define gpu_timer_stop rb_cuda_timer_stop
+#define gpu_timer_destroy rb_cuda_timer_destroy
+#define gpu_available rb_cuda_available
+#define gpu_select rb_cuda_select
+#define gpu_occupancy rb_cuda_occupancy
+#endif
+
+/* Append the runtime's occupancy of kernel `fn` at `block` threads and
+ * `smem` dynamic shared bytes to occ, under `name`; the first failure marks
+ * occ unavailable with the reason.  Kernels past RB_OCC_MAX_KERNELS are
+ * left out. */
+static inline void rb_gpu_occ_add(struct rb_occ *occ, const void *fn, int block, size_t smem,
+                                  const char *name)
+{
+    if (occ->count >= RB_OCC_MAX_KERNELS)
+        return;
+    struct rb_occ_kernel *k = &occ->k[occ->count++];
+    if (gpu_occupancy(fn, block, smem, name, k) && occ->available) {
+        occ->available = 0;
+        snprintf(occ->why, sizeof occ->why, "%s: %s failed: %s", name, k->source, k->limiter);
+    }
+}
+
+#endif
