@@ -1,2 +1,7 @@
 # SPDX-License-Identifier: MIT
-# datasets/local.mk: seeded generators and loaders.
+# datasets/local.mk: seeded generators and loaders, and the small real data
+# sets shipped with their source and licence (README.md).
+librb_core_a_SOURCES += \
+	%reldir%/csv.h %reldir%/csv.c %reldir%/dataset.h %reldir%/dataset.c
+dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv
+EXTRA_DIST += %reldir%/README.md

@@ -57,20 +57,30 @@ int rb_cli_list(int argc, char **argv)
     }
     struct rb_ctx ctx;
     rb_ctx_init(&ctx);
-    printf("%-8s %-9s %-12s %-7s %-8s %-10s %-10s %s\n", "paper", "algo", "variant", "backend",
-           "prec", "sizes", "tunables", "available");
+    /* Columns as wide as their longest entry, so the table stays aligned. */
+    int wv = (int)strlen("variant"), ws = (int)strlen("sizes"), wt = (int)strlen("tunables");
     const struct rb_variant *v;
+    char sizes[64], tun[64];
+    for (size_t i = 0; (v = rb_registry_get(i)); i++) {
+        axes_text(v->sizes, sizes, sizeof sizes);
+        axes_text(v->tunables, tun, sizeof tun);
+        wv = (int)strlen(v->name) > wv ? (int)strlen(v->name) : wv;
+        ws = (int)strlen(sizes) > ws ? (int)strlen(sizes) : ws;
+        wt = (int)strlen(tun) > wt ? (int)strlen(tun) : wt;
+    }
+    printf("%-8s %-9s %-*s %-7s %-8s %-*s %-*s %s\n", "paper", "algo", wv, "variant",
+           "backend", "prec", ws, "sizes", wt, "tunables", "available");
     for (size_t i = 0; (v = rb_registry_get(i)); i++) {
         if ((paper && strcmp(paper, v->paper)) || (backend >= 0 && (int)v->backend != backend))
             continue;
-        char sizes[64], tun[64], why[256] = "";
+        char why[256] = "";
         axes_text(v->sizes, sizes, sizeof sizes);
         axes_text(v->tunables, tun, sizeof tun);
         int ok = v->available(&ctx, why, sizeof why);
-        printf("%-8s %-9s %-12s %-7s %-8s %-10s %-10s %s%s\n", v->paper, v->algo, v->name,
+        printf("%-8s %-9s %-*s %-7s %-8s %-*s %-*s %s%s\n", v->paper, v->algo, wv, v->name,
                rb_backend_name(v->backend),
                v->precs == (RB_PREC_F32 | RB_PREC_F64) ? "f32,f64" : rb_prec_name(v->precs),
-               sizes, tun, ok ? "yes" : "no: ", ok ? "" : why);
+               ws, sizes, wt, tun, ok ? "yes" : "no: ", ok ? "" : why);
     }
     for (int b = 0; b < RB_BACKEND_COUNT; b++)
         if (!rb_registry_backend_built((enum rb_backend)b))

@@ -7,34 +7,44 @@
 #include "harness/registry.h"
 
 extern const struct rb_variant givens_serial_variants[];
+extern const struct rb_variant sammon_serial_variants[];
 #if RB_HAVE_OPENMP
 extern const struct rb_variant givens_omp_variants[];
+extern const struct rb_variant sammon_omp_variants[];
 #endif
 #if RB_HAVE_OPENCL
 extern const struct rb_variant givens_opencl_variants[];
+extern const struct rb_variant sammon_opencl_variants[];
 #endif
 #if RB_HAVE_CUDA
 extern const struct rb_variant givens_cuda_variants[];
 extern const struct rb_variant givens_cuda_apply_variants[];
+extern const struct rb_variant sammon_cuda_variants[];
 #endif
 #if RB_HAVE_HIP
 extern const struct rb_variant givens_hip_variants[];
+extern const struct rb_variant sammon_hip_variants[];
 #endif
 
 static const struct rb_variant *const tables[] = {
     givens_serial_variants,
+    sammon_serial_variants,
 #if RB_HAVE_OPENMP
     givens_omp_variants,
+    sammon_omp_variants,
 #endif
 #if RB_HAVE_OPENCL
     givens_opencl_variants,
+    sammon_opencl_variants,
 #endif
 #if RB_HAVE_CUDA
     givens_cuda_variants,
     givens_cuda_apply_variants,
+    sammon_cuda_variants,
 #endif
 #if RB_HAVE_HIP
     givens_hip_variants,
+    sammon_hip_variants,
 #endif
     NULL
 };

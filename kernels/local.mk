@@ -12,3 +12,9 @@ EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \
 	%reldir%/opencl/givens_fused_forward.cl %reldir%/opencl/givens_paper_backward.cl \
 	%reldir%/opencl/givens_fused_engine.cl %reldir%/opencl/givens_fused_backward.cl
+EXTRA_DIST += %reldir%/opencl/sammon_common.cl %reldir%/opencl/sammon_standard.cl \
+	%reldir%/opencl/sammon_modified.cl %reldir%/opencl/sammon_tiled.cl
+# The Sammon kernels of CUDA and HIP (what both compile), shipped as headers.
+EXTRA_DIST += %reldir%/cuda/sammon_common.cuh %reldir%/cuda/sammon_standard.cuh \
+	%reldir%/cuda/sammon_modified.cuh %reldir%/cuda/sammon_tiled.cuh \
+	%reldir%/cuda/sammon_tiled_sym.cuh

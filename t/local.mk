@@ -93,3 +93,44 @@ t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h harness/registry.c
 nodist_EXTRA_t_givens_hip_SOURCES = build-aux/link-cxx.cxx
 t_givens_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
+# The OpenCL Sammon variants and the pair inversion on whatever OpenCL device
+# is there (PoCL in CI).
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sammon_opencl
+TESTS += t/sammon_opencl
+t_sammon_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sammon_opencl_SOURCES = t/sammon_opencl.c harness/registry.c
+t_sammon_opencl_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+# The CUDA and HIP Sammon variants: one driver (t/sammon_gpu_test.h).
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sammon_cuda
+TESTS += t/sammon_cuda
+t_sammon_cuda_SOURCES = t/sammon_cuda.c t/sammon_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sammon_cuda_SOURCES = build-aux/link-cxx.cxx
+t_sammon_cuda_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sammon_hip
+TESTS += t/sammon_hip
+t_sammon_hip_SOURCES = t/sammon_hip.c t/sammon_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sammon_hip_SOURCES = build-aux/link-cxx.cxx
+t_sammon_hip_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
+# The CPU Sammon code: the fp64 reference, the pair index, the peers'
+# drivers on iris, the serial and OpenMP cases, the CSV reader, sammon-embed.
+check_PROGRAMS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
+TESTS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
+t_sammon_gradient_LDADD = $(RB_TEST_LIBS)
+t_sammon_pair_LDADD = $(RB_TEST_LIBS)
+t_sammon_iris_LDADD = $(RB_TEST_LIBS)
+t_sammon_cases_SOURCES = t/sammon_cases.c harness/registry.c
+t_sammon_cases_LDADD = $(RB_TEST_LIBS)
+t_datasets_csv_LDADD = $(RB_TEST_LIBS)
+if RB_HAVE_OPENMP
+check_PROGRAMS += t/sammon_omp
+TESTS += t/sammon_omp
+t_sammon_omp_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENMP
+TESTS += t/sammon_embed.sh
+EXTRA_DIST += t/sammon_embed.sh

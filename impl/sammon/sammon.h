@@ -69,9 +69,21 @@ int sammon_init_pca(int N, int n, int m, const double *x, double *y);
 
 /* The peers' drivers, for checking against their published figures
  * (notes section 6).  Each runs from y (updated in place) and returns the
- * iterations taken; *stress gets the final textbook E. */
-struct sammon_mass_opts { int niter; double magic, tol; };     /* 100, 0.2, 1e-4 */
-struct sammon_cawley_opts { int maxiter, maxhalves; double tolfun; };  /* 500, 20, 1e-9 */
+ * iterations taken (MASS: those accepted, as its trace prints them), or
+ * RB_ENOMEM; *stress gets the final textbook E.  trace, if not NULL, is
+ * called after each accepted iteration with its number and stress. */
+struct sammon_mass_opts {               /* 100, 0.2, 1e-4 */
+    int niter;
+    double magic, tol;
+    void (*trace)(int iter, double stress, void *arg);
+    void *arg;
+};
+struct sammon_cawley_opts {             /* 500, 20, 1e-9 */
+    int maxiter, maxhalves;
+    double tolfun;
+    void (*trace)(int iter, double stress, void *arg);
+    void *arg;
+};
 int sammon_run_mass(int N, int n, int m, const double *x, double *y,
                     const struct sammon_mass_opts *o, double *stress);
 int sammon_run_cawley(int N, int n, int m, const double *x, double *y,

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# impl/sammon/local.mk: Sammon mapping by gradient descent on CPUs and GPUs.
+# The fp64 reference, its starts and peer drivers, and the case every
+# backend shares (setup, verification).
+librb_core_a_SOURCES += \
+	%reldir%/sammon.h %reldir%/sammon_pair.h %reldir%/sammon_ref.c %reldir%/sammon_init.c \
+	%reldir%/sammon_peers.c %reldir%/sammon_check.h %reldir%/sammon_check.c \
+	%reldir%/sammon_case.h %reldir%/sammon_case.c
+# The CPU variants: serial loops (the paper's CPU-1T) and OpenMP.
+librb_core_a_SOURCES += %reldir%/sammon_cpu.h %reldir%/sammon_cpu.c %reldir%/sammon_serial_table.c
+# The OpenMP step compiles with -fno-math-errno, so that sqrt vectorises
+# (its errno check is a branch), and only it: the object is built through a
+# library of its own and joins librb_core.a.
+if RB_HAVE_OPENMP
+noinst_LIBRARIES += librb_sammon_simd.a
+librb_sammon_simd_a_SOURCES = %reldir%/sammon_omp.h %reldir%/sammon_omp.c
+librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno
+librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT)
+librb_core_a_SOURCES += %reldir%/sammon_omp_table.c
+endif RB_HAVE_OPENMP
+# sammon-embed: the fp64 reference on real data (datasets/), written as a TSV.
+bin_PROGRAMS += sammon-embed
+sammon_embed_SOURCES = %reldir%/sammon_embed.c
+sammon_embed_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+sammon_embed_LDADD = librb_core.a $(RB_CORE_LIBS)
+if RB_HAVE_OPENCL
+librb_opencl_a_SOURCES += %reldir%/sammon_opencl.h %reldir%/sammon_opencl.c \
+	%reldir%/sammon_opencl_kernels.c %reldir%/sammon_opencl_run.c \
+	%reldir%/sammon_opencl_table.c
+nodist_librb_opencl_a_SOURCES += kernels/opencl/sammon_common.c \
+	kernels/opencl/sammon_standard.c kernels/opencl/sammon_modified.c \
+	kernels/opencl/sammon_tiled.c
+CLEANFILES += kernels/opencl/sammon_common.c kernels/opencl/sammon_standard.c \
+	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c
+endif RB_HAVE_OPENCL
+# CUDA and HIP: one host source (sammon_gpu_*) and one set of kernels
+# (kernels/cuda/sammon_*.cuh) for both.
+if RB_HAVE_CUDA
+librb_cuda_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
+	%reldir%/sammon_gpu_case.inc %reldir%/sammon_cuda.h %reldir%/sammon_cuda.cu \
+	%reldir%/sammon_cuda_table.c
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+librb_hip_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
+	%reldir%/sammon_gpu_case.inc %reldir%/sammon_hip.h %reldir%/sammon_hip.hip \
+	%reldir%/sammon_hip_table.c
+endif RB_HAVE_HIP

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* The Sammon case every backend shares: its axes, the seeded data
+ * (sammon_setup), the verification against the fp64 reference
+ * (sammon_verify, tolerance derived in sammon_check.c) and teardown. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/backend/cpu.h"
+#include "harness/error.h"
+#include "impl/common/rng.h"
+#include "impl/sammon/sammon.h"
+#include "impl/sammon/sammon_case.h"
+#include "impl/sammon/sammon_check.h"
+
+/* points: the paper's sizes are unknown; notes section 5 suggests 1k to 32k,
+ * and 64k on H200 (past 65 536 the pair count needs 64-bit k).  dim: n is
+ * unknown too; 64 makes the distance work dominate, as in the paper. */
+static const long long points_deflt[] = { 1024, 4096, RB_AXIS_END };
+static const long long points_quick[] = { 256, 512, RB_AXIS_END };
+static const long long points_paper[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+                                          RB_AXIS_END };
+static const long long dim_deflt[] = { 64, RB_AXIS_END };
+static const long long dim_quick[] = { 16, RB_AXIS_END };
+static const long long outdim_all[] = { 2, RB_AXIS_END };
+static const long long iters_all[] = { 1, RB_AXIS_END };
+
+const struct rb_axis sammon_sizes[] = {
+    { .name = "points", .help = "points N, uniform in [0, 255]^dim (the paper's set-up)",
+      .min = 2, .max = 2000000, .deflt = points_deflt, .quick = points_quick,
+      .paper = points_paper },
+    { .name = "dim", .help = "input dimension n",
+      .min = 1, .max = 4096, .deflt = dim_deflt, .quick = dim_quick, .paper = dim_deflt },
+    { .name = "outdim", .help = "output dimension m (the paper maps to 2 or 3)",
+      .min = 1, .max = 3, .deflt = outdim_all, .quick = outdim_all, .paper = outdim_all },
+    { .name = "iters", .help = "Jacobi gradient-descent iterations per run",
+      .min = 1, .max = 100000, .deflt = iters_all, .quick = iters_all, .paper = iters_all },
+    { 0 }
+};
+
+/* threads: as the Givens CPU variants, powers of two, those above the
+ * cores skipped; the paper timed 1 and 16 threads on 8 cores. */
+static const long long threads_deflt[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
+static const long long threads_quick[] = { 1, 2, RB_AXIS_END };
+static const long long threads_paper[] = { 1, 2, 4, 8, 16, 32, 64, 128, RB_AXIS_END };
+
+const struct rb_axis sammon_threads_axis[] = {
+    { .name = "threads", .help = "OpenMP threads",
+      .min = 1, .max = 1024, .deflt = threads_deflt, .quick = threads_quick,
+      .paper = threads_paper },
+    { 0 }
+};
+
+/* block / wg: the paper swept the block size and found 16 best on Vega
+ * (notes section 4.4); 128 to 512 is expected to win on H200. */
+static const long long block_deflt[] = { 64, 256, RB_AXIS_END };
+static const long long block_quick[] = { 64, RB_AXIS_END };
+static const long long block_paper[] = { 16, 32, 64, 128, 256, 512, 1024, RB_AXIS_END };
+
+const struct rb_axis sammon_block_axis[] = {
+    { .name = "block", .help = "threads per block",
+      .min = 16, .max = 1024, .deflt = block_deflt, .quick = block_quick,
+      .paper = block_paper },
+    { 0 }
+};
+
+const struct rb_axis sammon_wg_axis[] = {
+    { .name = "wg", .help = "work-items per work-group",
+      .min = 16, .max = 1024, .deflt = block_deflt, .quick = block_quick,
+      .paper = block_paper },
+    { 0 }
+};
+
+int sammon_admit(struct rb_case *c)
+{
+    long long threads = rb_case_param(c, "threads", 1);
+    if (threads > rb_omp_max_threads())
+        return rb_fail(c, RB_ESKIP, "threads=%lld > the %d cores OpenMP may use here",
+                       threads, rb_omp_max_threads());
+    return 0;
+}
+
+size_t sammon_footprint(const struct rb_case *c)
+{
+    size_t N = (size_t)rb_case_param(c, "points", 2), n = (size_t)rb_case_param(c, "dim", 1);
+    size_t m = (size_t)rb_case_param(c, "outdim", 2), sz = rb_prec_size(c->prec);
+    /* x and y0 twice (prec and fp64), y, and verify's three fp64 iterates. */
+    return N * n * (sz + sizeof(double)) + N * m * (3 * sz + 5 * sizeof(double));
+}
+
+/* Store v in prec at k and return the value stored, as a double. */
+static double put(void *a, size_t k, enum rb_prec prec, double v)
+{
+    if (prec == RB_PREC_F64) {
+        ((double *)a)[k] = v;
+        return v;
+    }
+    ((float *)a)[k] = (float)v;
+    return (float)v;
+}
+
+static double get(const void *a, size_t k, enum rb_prec prec)
+{
+    return prec == RB_PREC_F64 ? ((const double *)a)[k] : ((const float *)a)[k];
+}
+
+int sammon_setup(struct rb_case *c)
+{
+    struct sammon_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return rb_fail(c, RB_ENOMEM, "sammon state");
+    c->state = s;
+    c->device_ms = -1;
+    snprintf(c->device, sizeof c->device, "%s", rb_cpu_name());
+    s->N = (int)rb_case_param(c, "points", 0);
+    s->n = (int)rb_case_param(c, "dim", 0);
+    s->m = (int)rb_case_param(c, "outdim", 2);
+    s->iters = (int)rb_case_param(c, "iters", 1);
+    if (s->N < 2 || s->n < 1 || s->m < 1 || s->m > 3 || s->iters < 1)
+        return rb_fail(c, RB_EINVAL, "points=%d dim=%d outdim=%d iters=%d do not combine",
+                       s->N, s->n, s->m, s->iters);
+    size_t nx = (size_t)s->N * s->n, ny = (size_t)s->N * s->m, sz = rb_prec_size(c->prec);
+    s->x_d = malloc(nx * sizeof *s->x_d);
+    s->y0_d = malloc(ny * sizeof *s->y0_d);
+    s->x = malloc(nx * sz);
+    s->y0 = malloc(ny * sz);
+    s->y = malloc(ny * sz);
+    if (!s->x_d || !s->y0_d || !s->x || !s->y0 || !s->y)
+        return rb_fail(c, RB_ENOMEM, "arrays for points=%d dim=%d", s->N, s->n);
+
+    struct rb_rng r;
+    rb_rng_seed(&r, rb_seed_derive(c->seed, "sammon/x"));
+    for (size_t k = 0; k < nx; k++)
+        s->x_d[k] = put(s->x, k, c->prec, rb_rng_uniform(&r) * SAMMON_DATA_MAX);
+    int di, dj;
+    if (sammon_find_duplicate(s->N, s->n, s->x_d, &di, &dj))
+        return rb_fail(c, RB_EINVAL, "points %d and %d coincide (seed %llu): Sammon's "
+                       "stress divides by their distance", di, dj,
+                       (unsigned long long)c->seed);
+    s->c = sammon_input_scale(s->N, s->n, s->x_d);
+    s->alpha = sammon_gd_alpha(s->N, s->c, SAMMON_GD_LAMBDA);
+    /* The start has the data's scale: uniform in [0, dbar) per coordinate. */
+    double dbar = s->c / (0.5 * s->N * (s->N - 1.0));
+    sammon_init_random(rb_seed_derive(c->seed, "sammon/y0"), s->N, s->m, dbar, s->y0_d);
+    for (size_t k = 0; k < ny; k++) {
+        s->y0_d[k] = put(s->y0, k, c->prec, s->y0_d[k]);
+        put(s->y, k, c->prec, NAN);
+    }
+    return 0;
+}
+
+static void set_verdict(struct rb_check *out, double err, double tol)
+{
+    out->error = err;
+    out->tolerance = tol;
+    out->pass = err <= tol;             /* NaN fails */
+    snprintf(out->method, sizeof out->method, "%s",
+             "max|y-yref|/max|yref-y0| vs fp64 Jacobi GD");
+}
+
+/* The last reference computed on this thread.  A sweep runs the tunables
+ * (block, wg, threads) innermost, so consecutive cases share their data and
+ * the O(N^2 n) reference is computed once per size instead of once per
+ * case.  The key is the data itself (sizes, c, alpha and a checksum of x
+ * and y0), so a hit always means the same reference. */
+struct reference {
+    int N, n, m, iters;
+    double c, alpha, sum, budget, stress;
+    double *y;
+};
+
+static _Thread_local struct reference last;
+
+static double checksum(const struct sammon_state *s)
+{
+    double sum = 0.0;
+    for (size_t k = 0; k < (size_t)s->N * s->n; k++)
+        sum += s->x_d[k] * (double)(k % 61 + 1);
+    for (size_t k = 0; k < (size_t)s->N * s->m; k++)
+        sum += s->y0_d[k] * (double)(k % 53 + 1);
+    return sum;
+}
+
+static const struct reference *reference_of(const struct sammon_state *s)
+{
+    double sum = checksum(s);
+    if (last.y && last.N == s->N && last.n == s->n && last.m == s->m && last.iters == s->iters
+        && last.c == s->c && last.alpha == s->alpha && last.sum == sum)
+        return &last;
+    free(last.y);
+    memset(&last, 0, sizeof last);
+    double *y = malloc((size_t)s->N * s->m * sizeof *y);
+    if (!y || sammon_check_reference(s->N, s->n, s->m, s->iters, s->x_d, s->y0_d, s->c,
+                                     s->alpha, y, &last.budget) != 0) {
+        free(y);
+        return NULL;
+    }
+    last = (struct reference){ .N = s->N, .n = s->n, .m = s->m, .iters = s->iters, .c = s->c,
+                               .alpha = s->alpha, .sum = sum, .budget = last.budget, .y = y };
+    last.stress = sammon_stress(s->N, s->n, s->m, s->x_d, y, s->c);
+    return &last;
+}
+
+int sammon_verify(struct rb_case *c, struct rb_check *out)
+{
+    struct sammon_state *s = c->state;
+    size_t ny = (size_t)s->N * s->m;
+    double *y = malloc(ny * sizeof *y);
+    const struct reference *ref = y ? reference_of(s) : NULL;
+    if (!ref) {
+        free(y);
+        return rb_fail(c, RB_ENOMEM, "verification of points=%d outdim=%d", s->N, s->m);
+    }
+    double worst = 0.0, moved = 0.0;
+    int finite = 1;
+    for (size_t k = 0; k < ny; k++) {
+        y[k] = get(s->y, k, c->prec);
+        finite &= isfinite(y[k]);
+        worst = fmax(worst, fabs(y[k] - ref->y[k]));
+        moved = fmax(moved, fabs(ref->y[k] - s->y0_d[k]));
+    }
+    double u = c->prec == RB_PREC_F64 ? 0x1.0p-53 : 0x1.0p-24;
+    if (moved == 0.0)
+        moved = 1.0;                    /* nothing moved: compare absolutely */
+    set_verdict(out, finite ? worst / moved : NAN, SAMMON_CHECK_K * u * ref->budget / moved);
+    /* A non-finite output has no stress; do not spend the pass on it. */
+    rb_case_metric(c, "stress", finite ? sammon_stress(s->N, s->n, s->m, s->x_d, y, s->c) : NAN);
+    rb_case_metric(c, "stress_ref", ref->stress);
+    free(y);
+    return 0;
+}
+
+void sammon_teardown(struct rb_case *c)
+{
+    struct sammon_state *s = c->state;
+    if (!s)
+        return;
+    free(s->y);
+    free(s->y0);
+    free(s->x);
+    free(s->y0_d);
+    free(s->x_d);
+    free(s);
+    c->state = NULL;
+}

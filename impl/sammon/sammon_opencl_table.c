@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL Sammon variants: the paper's four (standard or modified, flat
+ * or transposed) and the tiled design, all over the `wg` axis. */
+#include "harness/backend/opencl.h"
+#include "impl/sammon/sammon_case.h"
+#include "impl/sammon/sammon_opencl.h"
+
+#define SAMMON_OPENCL_ENTRY                                                    \
+    .paper = "sammon", .algo = "gd", .backend = RB_BACKEND_OPENCL,             \
+    .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sammon_sizes,                 \
+    .tunables = sammon_wg_axis, .available = rb_opencl_available,              \
+    .footprint = sammon_opencl_footprint, .admit = sammon_opencl_admit,        \
+    .setup = sammon_opencl_setup, .run = sammon_opencl_run,                    \
+    .verify = sammon_opencl_verify, .teardown = sammon_opencl_teardown,        \
+    .occupancy = sammon_opencl_occupancy
+
+const struct rb_variant sammon_opencl_variants[] = {
+    { SAMMON_OPENCL_ENTRY, .name = "standard-flat",
+      .doc = "paper's 1: a work-item per point sums over all others; row-major x, y" },
+    { SAMMON_OPENCL_ENTRY, .name = "standard-transposed",
+      .doc = "paper's 3: a work-item per point sums over all others; column-major x, y" },
+    { SAMMON_OPENCL_ENTRY, .name = "modified-flat",
+      .doc = "paper's 2: a work-item per pair, CAS-loop atomic adds, update; row-major" },
+    { SAMMON_OPENCL_ENTRY, .name = "modified-transposed",
+      .doc = "paper's 4: a work-item per pair, CAS-loop atomic adds, update; column-major" },
+    { SAMMON_OPENCL_ENTRY, .name = "tiled",
+      .doc = "points in local-memory tiles, several per work-item, sum split in slices" },
+    { 0 }
+};

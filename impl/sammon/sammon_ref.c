@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* The fp64 Sammon reference: input scale, duplicates, stress, gradient and
+ * the Jacobi steps of sammon.h.  Every sum over pairs runs in a fixed order
+ * per point (or per row), so the results do not depend on the thread count
+ * when OpenMP spreads the points over threads. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "impl/sammon/sammon.h"
+
+#ifdef _OPENMP
+#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic, 16)")
+#else
+#define PARALLEL_FOR
+#endif
+
+/* |a - b| with four partial sums: one long chain of dependent adds would
+ * cost the O(N^2 n) passes (input scale, stress) four times the time. */
+static double dist(int k, const double *a, const double *b)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int q = 0;
+    for (; q + 4 <= k; q += 4) {
+        double t0 = a[q] - b[q], t1 = a[q + 1] - b[q + 1];
+        double t2 = a[q + 2] - b[q + 2], t3 = a[q + 3] - b[q + 3];
+        s0 += t0 * t0;
+        s1 += t1 * t1;
+        s2 += t2 * t2;
+        s3 += t3 * t3;
+    }
+    for (; q < k; q++) {
+        double t = a[q] - b[q];
+        s0 += t * t;
+    }
+    return sqrt((s0 + s1) + (s2 + s3));
+}
+
+/* Sum of an array in index order, so row sums add up the same way always. */
+static double sum_in_order(const double *v, int len)
+{
+    double s = 0.0;
+    for (int i = 0; i < len; i++)
+        s += v[i];
+    return s;
+}
+
+/* sum_{j<i} f(i, j) per row i into rows[i]: the input distances (y NULL) or
+ * the stress terms. */
+static void row_sums(int N, int n, int m, const double *x, const double *y, double *rows)
+{
+    PARALLEL_FOR
+    for (int i = 0; i < N; i++) {
+        double s = 0.0;
+        for (int j = 0; j < i; j++) {
+            double ds = dist(n, x + (size_t)i * n, x + (size_t)j * n);
+            if (!y) {
+                s += ds;
+                continue;
+            }
+            double e = ds - dist(m, y + (size_t)i * m, y + (size_t)j * m);
+            s += e * e / ds;
+        }
+        rows[i] = s;
+    }
+}
+
+/* Row sums without a work array when malloc fails: same order, one thread. */
+static double rows_total(int N, int n, int m, const double *x, const double *y)
+{
+    double *rows = malloc((size_t)(N > 0 ? N : 1) * sizeof *rows);
+    double total = 0.0;
+    if (rows) {
+        row_sums(N, n, m, x, y, rows);
+        total = sum_in_order(rows, N);
+        free(rows);
+        return total;
+    }
+    for (int i = 0; i < N; i++) {
+        double s = 0.0;
+        for (int j = 0; j < i; j++) {
+            double ds = dist(n, x + (size_t)i * n, x + (size_t)j * n);
+            double e = y ? ds - dist(m, y + (size_t)i * m, y + (size_t)j * m) : 0.0;
+            s += y ? e * e / ds : ds;
+        }
+        total += s;
+    }
+    return total;
+}
+
+double sammon_input_scale(int N, int n, const double *x)
+{
+    return rows_total(N, n, 0, x, NULL);
+}
+
+double sammon_stress(int N, int n, int m, const double *x, const double *y, double c)
+{
+    return rows_total(N, n, m, x, y) / c;
+}
+
+/* Rows in lexicographic order, ties by index: equal rows end up adjacent
+ * with the first occurrence first. */
+struct row_ref {
+    const double *row;
+    int n, idx;
+};
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const struct row_ref *a = pa, *b = pb;
+    for (int q = 0; q < a->n; q++) {
+        if (a->row[q] < b->row[q])
+            return -1;
+        if (a->row[q] > b->row[q])
+            return 1;
+    }
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int rows_equal(int n, const double *a, const double *b)
+{
+    for (int q = 0; q < n; q++)
+        if (a[q] != b[q])
+            return 0;
+    return 1;
+}
+
+/* The sorted rows, or NULL when there is no memory (callers then compare
+ * all pairs, O(N^2 n) but with no allocation to fail). */
+static struct row_ref *sort_rows(int N, int n, const double *x)
+{
+    struct row_ref *r = malloc((size_t)(N > 0 ? N : 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    for (int i = 0; i < N; i++)
+        r[i] = (struct row_ref){ x + (size_t)i * n, n, i };
+    qsort(r, (size_t)N, sizeof *r, row_cmp);
+    return r;
+}
+
+int sammon_find_duplicate(int N, int n, const double *x, int *i, int *j)
+{
+    struct row_ref *r = sort_rows(N, n, x);
+    int bi = -1, bj = -1;
+    if (!r) {
+        for (int a = 0; a < N; a++)
+            for (int b = a + 1; b < N; b++)
+                if (rows_equal(n, x + (size_t)a * n, x + (size_t)b * n)) {
+                    *i = a;
+                    *j = b;
+                    return 1;
+                }
+        return 0;
+    }
+    /* In each run of equal rows the first two entries are the run's pair
+     * (i, j) earliest in i-major order; the smallest i wins. */
+    for (int k = 0; k + 1 < N; k++) {
+        if (!rows_equal(n, r[k].row, r[k + 1].row))
+            continue;
+        if (bi < 0 || r[k].idx < bi) {
+            bi = r[k].idx;
+            bj = r[k + 1].idx;
+        }
+        while (k + 1 < N && rows_equal(n, r[k].row, r[k + 1].row))
+            k++;
+    }
+    free(r);
+    if (bi < 0)
+        return 0;
+    *i = bi;
+    *j = bj;
+    return 1;
+}
+
+int sammon_dedup(int N, int n, double *x, int *keep)
+{
+    struct row_ref *r = sort_rows(N, n, x);
+    char *dup = calloc((size_t)(N > 0 ? N : 1), 1);
+    int out = 0;
+    if (r && dup) {
+        for (int k = 1; k < N; k++)
+            if (rows_equal(n, r[k - 1].row, r[k].row))
+                dup[r[k].idx] = 1;
+    } else if (dup) {
+        for (int b = 1; b < N; b++)
+            for (int a = 0; a < b && !dup[b]; a++)
+                dup[b] = !dup[a] && rows_equal(n, x + (size_t)a * n, x + (size_t)b * n);
+    }
+    free(r);
+    for (int i = 0; i < N; i++) {
+        /* Without even the flags, compare with the rows kept so far. */
+        int drop = dup ? dup[i] : 0;
+        for (int a = 0; !dup && a < out && !drop; a++)
+            drop = rows_equal(n, x + (size_t)a * n, x + (size_t)i * n);
+        if (drop)
+            continue;
+        if (out != i)
+            memmove(x + (size_t)out * n, x + (size_t)i * n, (size_t)n * sizeof *x);
+        if (keep)
+            keep[out] = i;
+        out++;
+    }
+    free(dup);
+    return out;
+}
+
+/* Point p's gradient (and second derivative) over all j != p, notes
+ * section 2: w = (d* - d) / (d* d); g -= w dy;
+ * h -= ((d* - d) - dy^2/d (1 + (d* - d)/d)) / (d* d); both times 2/c.
+ * Coordinates q0 .. q0 + len - 1 only (len <= CHUNK), into g[0 .. len-1],
+ * so no caller needs scratch beyond the stack whatever m is. */
+enum { CHUNK = 16 };
+
+static void point_gradient(int N, int n, int m, const double *x, const double *y, double c,
+                           int p, int q0, int len, double *g, double *h)
+{
+    const double *xp = x + (size_t)p * n, *yp = y + (size_t)p * m;
+    for (int q = 0; q < len; q++) {
+        g[q] = 0.0;
+        if (h)
+            h[q] = 0.0;
+    }
+    for (int j = 0; j < N; j++) {
+        if (j == p)
+            continue;
+        const double *yj = y + (size_t)j * m;
+        double ds = dist(n, xp, x + (size_t)j * n), d = dist(m, yp, yj);
+        if (d == 0.0)
+            continue;               /* coincident outputs: no direction */
+        double diff = ds - d, dr = ds * d;
+        for (int q = 0; q < len; q++) {
+            double dy = yp[q0 + q] - yj[q0 + q];
+            g[q] -= diff / dr * dy;
+            if (h)
+                h[q] -= (diff - dy * dy / d * (1.0 + diff / d)) / dr;
+        }
+    }
+    for (int q = 0; q < len; q++) {
+        g[q] *= 2.0 / c;
+        if (h)
+            h[q] *= 2.0 / c;
+    }
+}
+
+static int chunk_len(int m, int q0)
+{
+    return m - q0 < CHUNK ? m - q0 : CHUNK;
+}
+
+void sammon_gradient(int N, int n, int m, const double *x, const double *y, double c,
+                     double *g, double *h)
+{
+    PARALLEL_FOR
+    for (int p = 0; p < N; p++)
+        for (int q0 = 0; q0 < m; q0 += CHUNK)
+            point_gradient(N, n, m, x, y, c, p, q0, chunk_len(m, q0), g + (size_t)p * m + q0,
+                           h ? h + (size_t)p * m + q0 : NULL);
+}
+
+double sammon_gd_alpha(int N, double c, double lambda)
+{
+    double dbar = c / (0.5 * N * (N - 1.0));
+    return lambda * dbar * c / (2.0 * (N - 1.0));
+}
+
+void sammon_step_gd(int N, int n, int m, const double *x, const double *y_in, double c,
+                    double alpha, double *y_out)
+{
+    PARALLEL_FOR
+    for (int p = 0; p < N; p++)
+        for (int q0 = 0; q0 < m; q0 += CHUNK) {
+            double g[CHUNK];
+            size_t at = (size_t)p * m + q0;
+            int len = chunk_len(m, q0);
+            point_gradient(N, n, m, x, y_in, c, p, q0, len, g, NULL);
+            for (int q = 0; q < len; q++)
+                y_out[at + q] = y_in[at + q] - alpha * g[q];
+        }
+}
+
+void sammon_step_newton(int N, int n, int m, const double *x, const double *y_in, double c,
+                        double mf, double *y_out)
+{
+    PARALLEL_FOR
+    for (int p = 0; p < N; p++)
+        for (int q0 = 0; q0 < m; q0 += CHUNK) {
+            double g[CHUNK], h[CHUNK];
+            size_t at = (size_t)p * m + q0;
+            int len = chunk_len(m, q0);
+            point_gradient(N, n, m, x, y_in, c, p, q0, len, g, h);
+            /* A zero curvature leaves the coordinate where it is. */
+            for (int q = 0; q < len; q++)
+                y_out[at + q] = y_in[at + q] - (h[q] != 0.0 ? mf * g[q] / fabs(h[q]) : 0.0);
+        }
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# sammon-embed: duplicates refused with one line naming the rows (exit 2),
+# --dedup maps the 149 unique iris rows to a TSV, bad options exit 2.
+. "$RB_TOP_SRCDIR/t/cli_lib.sh"
+bin=$(dirname "$RB_BIN")/sammon-embed
+[ -x "$bin" ] || tap_skip_all "no sammon-embed next to $RB_BIN"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# expect_error DESCRIPTION ARGS...: exit 2, one line on stderr, no TSV.
+expect_error() {
+    what=$1; shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
+    lines=$(wc -l < "$tmp/err")
+    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^sammon-embed: ' "$tmp/err" \
+        && [ ! -s "$tmp/out" ]; then
+        tap_ok 0 "$what"
+    else
+        tap_ok 1 "$what"
+        tap_diag "status $st, stderr:" "$(cat "$tmp/err")"
+    fi
+}
+
+tap_plan 16
+tap_diag "no random data: iris with the PCA start"
+expect_error "duplicates without --dedup" --data iris
+want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
+want="$want --dedup keeps the first"
+[ "$(cat "$tmp/err")" = "$want" ]
+tap_ok $? "the line names the rows and the point"
+
+"$bin" --data iris --dedup --out "$tmp/iris.tsv" 2>"$tmp/log"
+tap_ok $? "--dedup runs"
+[ "$(head -n 1 "$tmp/iris.tsv")" = "$(printf 'x\ty\tlabel')" ]
+tap_ok $? "TSV header x y label"
+[ "$(tail -n +2 "$tmp/iris.tsv" | awk -F '\t' 'NF == 3' | wc -l)" -eq 149 ] \
+    && [ "$(wc -l < "$tmp/iris.tsv")" -eq 150 ]
+tap_ok $? "149 rows of three fields"
+[ ! -e "$tmp/iris.tsv.tmp" ]
+tap_ok $? "the temporary file is gone"
+tail -n 1 "$tmp/log" | grep -q "^stress 0.0039598 after 93 iterations (textbook E"
+tap_ok $? "last line: Cawley's 93 iterations, E = 0.0039598 and its definition"
+grep -q "^iteration   10: stress" "$tmp/log"
+tap_ok $? "progress every 10 iterations"
+
+"$bin" --data iris --dedup --rule gd --outdim 3 --iters 20 --init random --seed 7 \
+    >"$tmp/gd.tsv" 2>/dev/null && [ "$(head -n 1 "$tmp/gd.tsv")" = "$(printf 'x\ty\tz\tlabel')" ]
+tap_ok $? "--rule gd --outdim 3 to stdout"
+
+expect_error "no --data"
+expect_error "unknown option" --data iris --frobnicate
+expect_error "unknown rule" --data iris --rule sgd
+expect_error "bad iteration count" --data iris --iters 0x
+expect_error "option without value" --data iris --out
+expect_error "missing file" --data "$tmp/none.csv"
+printf '1,2,0\n3,x,1\n' > "$tmp/bad.csv"
+expect_error "malformed CSV" --data "$tmp/bad.csv"
