@@ -1,3 +1,5 @@
 # SPDX-License-Identifier: MIT
 # plots/local.mk: one gnuplot script per figure, installed with the program.
 nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp
+# The speedup of one run over another, drawn by reprobench compare --plot.
+nobase_dist_pkgdata_DATA += %reldir%/compare_speedup.gp

@@ -93,7 +93,10 @@ t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h harness/registry.c
 nodist_EXTRA_t_givens_hip_SOURCES = build-aux/link-cxx.cxx
 t_givens_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
-# Run comparison: the bootstrap and verdict on synthetic samples.
+# Run comparison: the bootstrap and verdict on synthetic samples, and the
+# compare command on real and injected-delay runs.
 check_PROGRAMS += t/compare_bootstrap
 TESTS += t/compare_bootstrap
 t_compare_bootstrap_LDADD = $(RB_TEST_LIBS)
+TESTS += t/cli_compare.sh
+EXTRA_DIST += t/cli_compare.sh
