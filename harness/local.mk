@@ -40,3 +40,7 @@ EXTRA_DIST += %reldir%/backend/hipcuda/hip/hip_runtime.h
 # meta.c includes the generated version header: BUILT_SOURCES covers `make`,
 # this covers building the library or a test alone.
 %reldir%/librb_core_a-meta.$(OBJEXT): harness/gitdesc.h
+# reprobench compare: two runs' records matched by case, each ratio
+# bootstrapped, printed and plotted.
+librb_core_a_SOURCES += %reldir%/compare.h %reldir%/compare.c %reldir%/compare_match.c \
+	%reldir%/compare_print.c %reldir%/compare_plot.c %reldir%/cli_compare.c

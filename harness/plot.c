@@ -30,7 +30,7 @@ const char *rb_plot_scripts_dir(void)
 }
 
 /* $GNUPLOT, then the one configure found, then any gnuplot on PATH. */
-static int find_gnuplot(char *buf, size_t len)
+int rb_plot_find_gnuplot(char *buf, size_t len)
 {
     const char *tries[] = { getenv("GNUPLOT"), RB_GNUPLOT, "gnuplot" };
 
@@ -57,7 +57,7 @@ static int find_gnuplot(char *buf, size_t len)
 
 /* gnuplot's single-quoted strings take everything literally but a quote,
  * which is doubled. */
-static int append_quoted(char *buf, size_t len, size_t *at, const char *s)
+int rb_plot_quote(char *buf, size_t len, size_t *at, const char *s)
 {
     for (; *s; s++) {
         if (*s == '\n' || *at + 3 >= len)
@@ -78,10 +78,10 @@ static int gnuplot_args(char *buf, size_t len, const char *tsv, const char *outd
     if (len < 8)
         return RB_EINVAL;
     at = (size_t)snprintf(buf, len, "in='");
-    if (append_quoted(buf, len, &at, tsv) < 0 || at + 12 >= len)
+    if (rb_plot_quote(buf, len, &at, tsv) < 0 || at + 12 >= len)
         return RB_EINVAL;
     at += (size_t)snprintf(buf + at, len - at, "'; outdir='");
-    if (append_quoted(buf, len, &at, outdir) < 0 || at + 2 >= len)
+    if (rb_plot_quote(buf, len, &at, outdir) < 0 || at + 2 >= len)
         return RB_EINVAL;
     snprintf(buf + at, len - at, "'");
     return 0;
@@ -127,8 +127,7 @@ static void report_written(const char *dir, const json_t *before, int quiet)
     json_decref(after);
 }
 
-/* Run gnuplot on one script; 0 when it exited with status 0. */
-static int run_script(const char *gnuplot, const char *expr, const char *script)
+int rb_plot_run_script(const char *gnuplot, const char *expr, const char *script)
 {
     char *const argv[] = { (char *)"gnuplot", (char *)"-e", (char *)expr,
                            (char *)script, NULL };
@@ -178,7 +177,7 @@ static int plot_paper(const char *paper, const char *gnuplot, const char *expr,
 
             found = 1;
             snprintf(path, sizeof path, "%s/%s", scripts, names[i]->d_name);
-            if (run_script(gnuplot, expr, path) < 0 && status == 0) {
+            if (rb_plot_run_script(gnuplot, expr, path) < 0 && status == 0) {
                 snprintf(err, errlen, "gnuplot failed on %s", names[i]->d_name);
                 status = RB_EIO;
             }
@@ -242,7 +241,7 @@ int rb_plot_run(const char *run_dir, int quiet, char *err, size_t errlen)
             printf("no records to plot in %s\n", run_dir);
         goto out_free_papers;
     }
-    if (find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
+    if (rb_plot_find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
         snprintf(err, errlen, "gnuplot not found (install gnuplot-nox)");
         status = RB_ENODEV;
         goto out_free_papers;

@@ -134,3 +134,10 @@ t_sammon_omp_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
+# Run comparison: the bootstrap and verdict on synthetic samples, and the
+# compare command on real and injected-delay runs.
+check_PROGRAMS += t/compare_bootstrap
+TESTS += t/compare_bootstrap
+t_compare_bootstrap_LDADD = $(RB_TEST_LIBS)
+TESTS += t/cli_compare.sh
+EXTRA_DIST += t/cli_compare.sh

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* reprobench compare RUN_A RUN_B: each case's time in B against A, with a
+ * bootstrap interval and a verdict; exit 1 on a regression past a bound. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/cli.h"
+#include "harness/compare.h"
+#include "harness/error.h"
+#include "harness/plot.h"
+#include "harness/results.h"
+
+static const char usage[] =
+    "usage: reprobench compare [options] RUN_A RUN_B\n"
+    "\n"
+    "Match the records of two run directories by case and print, for each case of\n"
+    "both, A's and B's median time, the ratio B/A, its 95% confidence interval (a\n"
+    "bootstrap of the ratio of medians over the raw samples, 2000 resamples, fixed\n"
+    "seed) and a verdict: 'slower' or 'faster' when the interval excludes 1 and the\n"
+    "ratio is off 1 by more than the noise floor, else 'same'.  Failed and skipped\n"
+    "records are shown, not compared; cases of one run only are listed at the end.\n"
+    "\n"
+    "  --format F       text (default, an aligned table), tsv, md or json\n"
+    "  --metric M       median (default) or min of the samples\n"
+    "  --noise X        noise floor as a fraction (default 0.02; '2%' also reads)\n"
+    "  --fail-above R   exit 1 when a case is slower and its interval of B/A lies\n"
+    "                   above R\n"
+    "  --plot FILE      draw B's speedup over A against size (PNG, or PDF for a .pdf\n"
+    "                   name) with its table in FILE's name with .tsv; by default\n"
+    "                   RUN_B/compare-vs-<RUN_A's name>.png when gnuplot is installed\n"
+    "  --no-plot        draw nothing\n"
+    "  --quiet          no notes on stderr about the plot\n"
+    "\n"
+    "Exit status: 0, 1 for a regression beyond --fail-above, 2 for bad input.\n";
+
+struct compare_opts {
+    const char *run[2], *plot;
+    enum rb_compare_format format;
+    struct rb_ratio_opts ratio;
+    double fail_above;          /* <= 0: not asked */
+    int no_plot, quiet;
+};
+
+/* A positive number, or a fraction as "2%". */
+static int parse_fraction(const char *opt, const char *s, int percent_ok, double *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtod(s, &end);
+    if (percent_ok && end != s && strcmp(end, "%") == 0) {
+        *out /= 100;
+        end++;
+    }
+    if (!*s || end == s || *end || errno || !isfinite(*out) || *out < 0
+        || (!percent_ok && *out == 0))
+        return rb_cli_usage_error("compare: %s: '%s' is not a %s", opt, s,
+                                  percent_ok ? "fraction (0.02 or 2%)" : "positive number");
+    return 0;
+}
+
+static int parse_option(struct compare_opts *o, const char *opt, const char *val)
+{
+    if (strcmp(opt, "--format") == 0) {
+        static const char *const names[] = { "text", "tsv", "md", "json" };
+        for (int f = 0; f < 4; f++)
+            if (strcmp(val, names[f]) == 0) {
+                o->format = (enum rb_compare_format)f;
+                return 0;
+            }
+        return rb_cli_usage_error("compare: unknown format '%s' (text, tsv, md, json)", val);
+    }
+    if (strcmp(opt, "--metric") == 0) {
+        if (strcmp(val, "median") == 0)
+            o->ratio.metric = RB_METRIC_MEDIAN;
+        else if (strcmp(val, "min") == 0)
+            o->ratio.metric = RB_METRIC_MIN;
+        else
+            return rb_cli_usage_error("compare: unknown metric '%s' (median, min)", val);
+        return 0;
+    }
+    if (strcmp(opt, "--noise") == 0)
+        return parse_fraction(opt, val, 1, &o->ratio.noise);
+    if (strcmp(opt, "--fail-above") == 0)
+        return parse_fraction(opt, val, 0, &o->fail_above);
+    if (strcmp(opt, "--plot") == 0) {
+        o->plot = val;
+        return *val ? 0 : rb_cli_usage_error("compare: --plot needs a file name");
+    }
+    return rb_cli_usage_error("compare: unknown option '%s' (see 'reprobench compare --help')",
+                              opt);
+}
+
+/* Returns 0, -1 after --help, 2 on bad input. */
+static int parse_args(int argc, char **argv, struct compare_opts *o)
+{
+    int nrun = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val;
+        char name[32];
+
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if (strcmp(a, "--no-plot") == 0) { o->no_plot = 1; continue; }
+        if (strcmp(a, "--quiet") == 0) { o->quiet = 1; continue; }
+        if (strncmp(a, "--", 2) != 0 || !a[2]) {
+            if (nrun == 2)
+                return rb_cli_usage_error("compare: two runs only ('%s' is a third)", a);
+            o->run[nrun++] = a;
+            continue;
+        }
+        if ((val = strchr(a, '='))) {
+            snprintf(name, sizeof name, "%.*s", (int)(val - a), a);
+            val++;
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+            if (i + 1 >= argc)
+                return rb_cli_usage_error("compare: option '%s' needs a value", a);
+            val = argv[++i];
+        }
+        if (parse_option(o, name, val))
+            return 2;
+    }
+    if (nrun < 2)
+        return rb_cli_usage_error("compare: give two run directories (see 'reprobench "
+                                  "compare --help')");
+    if (o->plot && o->no_plot)
+        return rb_cli_usage_error("compare: --plot and --no-plot exclude each other");
+    return 0;
+}
+
+/* The run directory of a run given as a directory or as its records file. */
+static void run_dir_of(const char *given, char *buf, size_t len)
+{
+    struct stat st;
+    char *slash;
+
+    snprintf(buf, len, "%s", given);
+    if (stat(given, &st) == 0 && S_ISREG(st.st_mode)) {
+        if ((slash = strrchr(buf, '/')))
+            *slash = '\0';
+        else
+            snprintf(buf, len, ".");
+    }
+}
+
+/* --plot FILE, or the default when gnuplot is there. */
+static void draw_plot(const struct compare_opts *o, const struct rb_comparison *cmp)
+{
+    char file[2 * PATH_MAX + 32], adir[PATH_MAX], bdir[PATH_MAX], gnuplot[PATH_MAX], err[PATH_MAX];
+    const char *plot = o->plot, *aname;
+    int rc;
+
+    if (o->no_plot)
+        return;
+    if (!plot) {
+        if (rb_plot_find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
+            if (!o->quiet)
+                fprintf(stderr, "reprobench: no comparison plot: gnuplot not found "
+                        "(install gnuplot-nox)\n");
+            return;
+        }
+        run_dir_of(cmp->a_dir, adir, sizeof adir);
+        run_dir_of(cmp->b_dir, bdir, sizeof bdir);
+        aname = strrchr(adir, '/') ? strrchr(adir, '/') + 1 : adir;
+        snprintf(file, sizeof file, "%s/compare-vs-%s.png", bdir, aname);
+        plot = file;
+    }
+    rc = rb_comparison_plot(cmp, plot, err, sizeof err);
+    if (rc && !o->quiet)
+        fprintf(stderr, "reprobench: no comparison plot: %s\n", err);
+    else if (!rc && !o->quiet)
+        fprintf(stderr, "reprobench: wrote %s\n", plot);
+}
+
+/* Slower and the interval's lower bound above the bound.  With the default
+ * floor that is the bound alone; a floor set wider says how far this
+ * machine's runs spread, and a bound inside it would flag that spread. */
+static int regressed(const struct compare_opts *o, const struct rb_compare_row *r)
+{
+    return r->compared && r->r.verdict == RB_VERDICT_SLOWER && r->r.lo > o->fail_above;
+}
+
+/* One line naming every regressed case; 1 if any. */
+static int report_regressions(const struct compare_opts *o, const struct rb_comparison *cmp)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < cmp->n; i++)
+        n += regressed(o, &cmp->rows[i]);
+    if (n == 0)
+        return 0;
+    fprintf(stderr, "reprobench: %zu case%s slower than %gx beyond the %g%% interval:", n,
+            n == 1 ? "" : "s", o->fail_above, 100 * o->ratio.level);
+    for (size_t i = 0, k = 0; i < cmp->n; i++) {
+        const struct rb_compare_row *r = &cmp->rows[i];
+        if (regressed(o, r))
+            fprintf(stderr, "%s %s (B/A %.3g, interval %.3g..%.3g)", k++ ? ";" : "", r->label,
+                    r->r.ratio, r->r.lo, r->r.hi);
+    }
+    fputc('\n', stderr);
+    return 1;
+}
+
+int rb_cli_compare(int argc, char **argv)
+{
+    struct compare_opts o = { .format = RB_FORMAT_TEXT };
+    struct rb_comparison cmp;
+    char err[PATH_MAX + 256];
+    int rc;
+
+    rb_ratio_opts_default(&o.ratio);
+    if ((rc = parse_args(argc, argv, &o)))
+        return rc < 0 ? 0 : rc;
+    if ((rc = rb_compare_runs(o.run[0], o.run[1], &o.ratio, &cmp, err, sizeof err)))
+        return rb_cli_usage_error("%s", err);
+    if (rb_comparison_print(&cmp, o.format, stdout) < 0) {
+        fprintf(stderr, "reprobench: could not write the comparison: %s\n", strerror(errno));
+        rb_comparison_free(&cmp);
+        return 2;
+    }
+    draw_plot(&o, &cmp);
+    rc = o.fail_above > 0 ? report_regressions(&o, &cmp) : 0;
+    rb_comparison_free(&cmp);
+    return rc;
+}

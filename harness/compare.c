@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* The ratio of two runs' timings with a bootstrap interval, and the verdict
+ * drawn from it.  Both sample sets are resampled with replacement; the
+ * interval is the percentile interval of the resampled ratios (Efron and
+ * Tibshirani, An Introduction to the Bootstrap, ch. 13). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/compare.h"
+#include "harness/error.h"
+#include "harness/stats.h"
+#include "impl/common/rng.h"
+
+void rb_ratio_opts_default(struct rb_ratio_opts *o)
+{
+    o->metric = RB_METRIC_MEDIAN;
+    o->noise = 0.02;
+    o->level = 0.95;
+    o->resamples = RB_COMPARE_RESAMPLES;
+    o->seed = RB_COMPARE_SEED;
+}
+
+/* A uniform index below n.  The high half of 32 random bits times n: a
+ * bias of n / 2^32 at most, nothing beside the resampling's own spread, and
+ * cheaper than a division. */
+static size_t draw(struct rb_rng *rng, size_t n)
+{
+    if (n > UINT32_MAX) {
+        size_t j = (size_t)(rb_rng_uniform(rng) * (double)n);
+        return j < n ? j : n - 1;
+    }
+    return (size_t)(((rb_rng_u64(rng) >> 32) * n) >> 32);
+}
+
+/* The statistic of n draws with replacement from sorted[0..n).  Only the
+ * ranks matter, so a resample is the count of each index drawn: a median is
+ * then a scan of the counts, with no sorting or selection per resample. */
+static double resampled(const double *sorted, size_t n, unsigned *counts,
+                        enum rb_compare_metric metric, struct rb_rng *rng)
+{
+    size_t k_lo = (n - 1) / 2, k_hi = n / 2, cum = 0, i;
+    double lo = 0;
+
+    if (metric == RB_METRIC_MIN) {
+        size_t first = n - 1;
+        for (i = 0; i < n; i++) {
+            size_t j = draw(rng, n);
+            first = j < first ? j : first;
+        }
+        return sorted[first];
+    }
+    memset(counts, 0, n * sizeof *counts);
+    for (i = 0; i < n; i++)
+        counts[draw(rng, n)]++;
+    for (i = 0; i < n; i++) {
+        if (cum <= k_lo && cum + counts[i] > k_lo)
+            lo = sorted[i];
+        cum += counts[i];
+        if (cum > k_hi)
+            break;
+    }
+    /* As rb_stats_quantile_sorted: the mean of the middle two for even n. */
+    return lo + 0.5 * (sorted[i < n ? i : n - 1] - lo);
+}
+
+static int cmp_double(const void *p, const void *q)
+{
+    double x = *(const double *)p, y = *(const double *)q;
+    return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+    double *s = malloc(n * sizeof *s);
+
+    if (s) {
+        memcpy(s, x, n * sizeof *s);
+        qsort(s, n, sizeof *s, cmp_double);
+    }
+    return s;
+}
+
+static double statistic(const double *sorted, size_t n, enum rb_compare_metric metric)
+{
+    return metric == RB_METRIC_MIN ? sorted[0] : rb_stats_quantile_sorted(sorted, n, 0.5);
+}
+
+/* A time must be a positive number; NaN and zero come from broken timers. */
+static int usable(double s)
+{
+    return isfinite(s) && s > 0;
+}
+
+int rb_ratio_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+                       const struct rb_ratio_opts *o, struct rb_ratio *out)
+{
+    size_t nres = o->resamples > 0 ? (size_t)o->resamples : 1;
+    double *sa = NULL, *sb = NULL, *ratios = NULL;
+    unsigned *counts = NULL;
+    struct rb_rng rng;
+    int status = RB_ENOMEM;
+
+    memset(out, 0, sizeof *out);
+    if (na == 0 || nb == 0)
+        return RB_EINVAL;
+    if (!(sa = sorted_copy(a, na)) || !(sb = sorted_copy(b, nb))
+        || !(counts = malloc((na > nb ? na : nb) * sizeof *counts))
+        || !(ratios = malloc(nres * sizeof *ratios)))
+        goto out_free;
+    out->a = statistic(sa, na, o->metric);
+    out->b = statistic(sb, nb, o->metric);
+    status = RB_EINVAL;
+    if (!usable(out->a) || !usable(out->b))
+        goto out_free;
+    out->ratio = out->b / out->a;
+
+    rb_rng_seed(&rng, o->seed);
+    for (size_t r = 0; r < nres; r++) {
+        double ra = resampled(sa, na, counts, o->metric, &rng);
+        double rb = resampled(sb, nb, counts, o->metric, &rng);
+        /* A resample whose statistic is not a time is no evidence either way. */
+        ratios[r] = usable(ra) && usable(rb) ? rb / ra : out->ratio;
+    }
+    qsort(ratios, nres, sizeof *ratios, cmp_double);
+    out->lo = rb_stats_quantile_sorted(ratios, nres, (1 - o->level) / 2);
+    out->hi = rb_stats_quantile_sorted(ratios, nres, (1 + o->level) / 2);
+    out->verdict = rb_verdict_of(out->ratio, out->lo, out->hi, o->noise);
+    status = 0;
+out_free:
+    free(ratios);
+    free(counts);
+    free(sb);
+    free(sa);
+    return status;
+}
+
+enum rb_verdict rb_verdict_of(double ratio, double lo, double hi, double noise)
+{
+    if (lo > 1 && ratio > 1 + noise)
+        return RB_VERDICT_SLOWER;
+    if (hi < 1 && ratio < 1 / (1 + noise))
+        return RB_VERDICT_FASTER;
+    return RB_VERDICT_SAME;
+}
+
+const char *rb_verdict_name(enum rb_verdict v)
+{
+    static const char *const names[] = {
+        [RB_VERDICT_SAME] = "same",
+        [RB_VERDICT_FASTER] = "faster",
+        [RB_VERDICT_SLOWER] = "slower",
+    };
+    return v >= 0 && (size_t)v < sizeof names / sizeof *names ? names[v] : "?";
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* Comparing two runs case by case: the ratio B/A of a statistic of the raw
+ * samples, its bootstrap confidence interval and a verdict; the matched
+ * table, its writers and the speedup plot. */
+#ifndef RB_COMPARE_H
+#define RB_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#define RB_COMPARE_RESAMPLES 2000
+#define RB_COMPARE_SEED 0x6a09e667f3bcc908ULL  /* fixed: the same records give the same CI */
+
+enum rb_compare_metric { RB_METRIC_MEDIAN, RB_METRIC_MIN };
+enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER };
+
+struct rb_ratio_opts {
+    enum rb_compare_metric metric;
+    double noise;               /* noise floor: B/A within [1/(1+noise), 1+noise] is
+                                   "same" whatever the interval; default 0.02 */
+    double level;               /* confidence level, default 0.95 */
+    int resamples;              /* default RB_COMPARE_RESAMPLES */
+    uint64_t seed;              /* default RB_COMPARE_SEED */
+};
+
+struct rb_ratio {
+    double a, b;                /* the statistic of each sample set, ms */
+    double ratio;               /* b / a */
+    double lo, hi;              /* percentile-bootstrap interval of the ratio */
+    enum rb_verdict verdict;
+};
+
+void rb_ratio_opts_default(struct rb_ratio_opts *o);
+
+/* B/A of the statistic of samples b over that of samples a, with a
+ * percentile bootstrap interval (both sets resampled with replacement,
+ * o->resamples times, from o->seed).  Returns 0, RB_EINVAL when a set is
+ * empty or a statistic is not a positive number, RB_ENOMEM. */
+int rb_ratio_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+                       const struct rb_ratio_opts *o, struct rb_ratio *out);
+
+/* "slower" when the interval lies above 1 and the ratio above 1 + noise,
+ * "faster" when it lies below 1 and the ratio below 1 / (1 + noise), else
+ * "same". */
+enum rb_verdict rb_verdict_of(double ratio, double lo, double hi, double noise);
+const char *rb_verdict_name(enum rb_verdict v);
+
+/* One line of a comparison: a case of A, of B, or of both. */
+struct rb_compare_row {
+    const char *key;            /* the records' "key" (owned by the records) */
+    char label[256];            /* "givens/forward/sequential serial f32 n=16 m=0" */
+    const json_t *a, *b;        /* the records; NULL when the run lacks the case */
+    int compared;               /* both ok with samples: r is filled */
+    char why[64];               /* when not compared: "B failed", "A has no samples" */
+    struct rb_ratio r;
+};
+
+struct rb_comparison {
+    char a_dir[4096], b_dir[4096];      /* the runs as given, without trailing '/' */
+    json_t *a_records, *b_records;
+    struct rb_ratio_opts opts;
+    size_t n;                   /* rows: the cases of both runs in A's order, then
+                                   those only in A, then those only in B */
+    struct rb_compare_row *rows;
+};
+
+/* Load RUN_A/records.jsonl and RUN_B/records.jsonl (a run may also be given
+ * as its records.jsonl file), match the records by key (a later record of a
+ * key replaces an earlier one) and compare every case ok in both.  Returns 0,
+ * or RB_EINVAL / RB_EIO with one line in err ("file:line: why" for a
+ * malformed record), RB_ENOMEM. */
+int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_opts *o,
+                    struct rb_comparison *out, char *err, size_t errlen);
+void rb_comparison_free(struct rb_comparison *cmp);
+
+enum rb_compare_format { RB_FORMAT_TEXT, RB_FORMAT_TSV, RB_FORMAT_MD, RB_FORMAT_JSON };
+
+/* Print the comparison in a format.  0 or RB_EIO / RB_ENOMEM. */
+int rb_comparison_print(const struct rb_comparison *cmp, enum rb_compare_format fmt, FILE *f);
+
+/* Write the speedup table (A over B per case, by series and first size) to
+ * <plot without its extension>.tsv and draw it with plots/compare_speedup.gp
+ * into plot (PNG, or PDF for a .pdf name).  Returns 0; RB_ESKIP when no case
+ * was compared, RB_ENODEV when gnuplot is missing (the table is written),
+ * RB_EIO / RB_EINVAL; each with a message in err. */
+int rb_comparison_plot(const struct rb_comparison *cmp, const char *plot,
+                       char *err, size_t errlen);
+
+#endif
