@@ -2,6 +2,6 @@
 # plots/local.mk: one gnuplot script per figure, installed with the program.
 nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp \
 	%reldir%/sammon_time.gp %reldir%/sammon_speedup.gp %reldir%/sammon_block.gp \
-	%reldir%/sammon_stress.gp
+	%reldir%/sammon_stress.gp %reldir%/sammon-embedding.gp
 # The speedup of one run over another, drawn by reprobench compare --plot.
 nobase_dist_pkgdata_DATA += %reldir%/compare_speedup.gp
