@@ -23,8 +23,8 @@ t_record_roundtrip_SOURCES = t/record_roundtrip.c harness/registry.c
 t_record_roundtrip_LDADD = $(RB_TEST_LIBS)
 t_results_resume_SOURCES = t/results_resume.c harness/registry.c
 t_results_resume_LDADD = $(RB_TEST_LIBS)
-TESTS += t/plot_givens.sh
-EXTRA_DIST += t/plot_givens.sh
+TESTS += t/plot_givens.sh t/plot_sammon.sh
+EXTRA_DIST += t/plot_givens.sh t/plot_sammon.sh
 
 # Round-robin schedule and the CPU Givens code.
 check_PROGRAMS += t/rr_schedule t/givens_forward t/givens_backward t/givens_check
