@@ -38,6 +38,8 @@ struct sammon_state {
 /* Sizes: points (N), dim (n), outdim (m), iters.  Tunables: threads (OpenMP),
  * block (CUDA, HIP) and wg (OpenCL) from 16 to 1024. */
 extern const struct rb_axis sammon_sizes[];
+/* The same axes with the paper preset's N cut for the CPU variants. */
+extern const struct rb_axis sammon_cpu_sizes[];
 extern const struct rb_axis sammon_threads_axis[];
 extern const struct rb_axis sammon_block_axis[];
 extern const struct rb_axis sammon_wg_axis[];

@@ -32,7 +32,7 @@ static int run_omp(struct rb_case *c)
 const struct rb_variant sammon_omp_variants[] = {
     { .paper = "sammon", .algo = "gd", .name = "standard",
       .backend = RB_BACKEND_OMP, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = sammon_sizes, .tunables = sammon_threads_axis,
+      .sizes = sammon_cpu_sizes, .tunables = sammon_threads_axis,
       .doc = "each point sums over all others; points over threads, loops vectorised "
              "(AVX2 where the CPU has it)",
       .available = rb_omp_available, .footprint = sammon_footprint,

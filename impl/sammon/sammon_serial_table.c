@@ -77,7 +77,7 @@ static int run_serial(struct rb_case *c)
 const struct rb_variant sammon_serial_variants[] = {
     { .paper = "sammon", .algo = "gd", .name = "standard",
       .backend = RB_BACKEND_SERIAL, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = sammon_sizes, .baseline = 1,
+      .sizes = sammon_cpu_sizes, .baseline = 1,
       .doc = "each point sums over all others, plain loops, one thread (paper's CPU-1T)",
       .available = rb_serial_available, .footprint = sammon_footprint,
       .admit = sammon_admit, .setup = sammon_cpu_setup, .run = run_serial,
