@@ -13,7 +13,8 @@ librb_core_a_SOURCES += %reldir%/sammon_cpu.h %reldir%/sammon_cpu.c %reldir%/sam
 # library of its own and joins librb_core.a.
 if RB_HAVE_OPENMP
 noinst_LIBRARIES += librb_sammon_simd.a
-librb_sammon_simd_a_SOURCES = %reldir%/sammon_omp.h %reldir%/sammon_omp.c
+librb_sammon_simd_a_SOURCES = %reldir%/sammon_omp.h %reldir%/sammon_omp.c \
+	%reldir%/sammon_omp_body.inc
 librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno
 librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT)
 librb_core_a_SOURCES += %reldir%/sammon_omp_table.c
@@ -38,10 +39,10 @@ endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_cuda.h %reldir%/sammon_cuda.cu \
-	%reldir%/sammon_cuda_table.c
+	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_hip.h %reldir%/sammon_hip.hip \
-	%reldir%/sammon_hip_table.c
+	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc
 endif RB_HAVE_HIP

@@ -77,6 +77,18 @@ const struct rb_axis sammon_wg_axis[] = {
     { 0 }
 };
 
+/* tile: points a CUDA/HIP tiled block holds on each side, 16 x 16 threads
+ * with tile / 16 points each way a thread; 128 is f32 only. */
+static const long long tile_deflt[] = { 64, RB_AXIS_END };
+static const long long tile_all[] = { 32, 64, 128, RB_AXIS_END };
+
+const struct rb_axis sammon_tile_axis[] = {
+    { .name = "tile", .help = "points per side of the tiled kernel's block tile "
+                              "(32, 64, 128; 128 f32 only)",
+      .min = 32, .max = 128, .deflt = tile_deflt, .quick = tile_deflt, .paper = tile_all },
+    { 0 }
+};
+
 int sammon_admit(struct rb_case *c)
 {
     long long threads = rb_case_param(c, "threads", 1);

@@ -43,6 +43,8 @@ extern const struct rb_axis sammon_cpu_sizes[];
 extern const struct rb_axis sammon_threads_axis[];
 extern const struct rb_axis sammon_block_axis[];
 extern const struct rb_axis sammon_wg_axis[];
+/* The tiled CUDA/HIP kernels' tunable: points per side of a block's tile. */
+extern const struct rb_axis sammon_tile_axis[];
 
 /* RB_ESKIP when the threads exceed the cores OpenMP may use. */
 int sammon_admit(struct rb_case *c);

@@ -31,188 +31,25 @@
 #define TINY_F 1e-30f
 #define TINY_D 1e-300
 
-/* Pass 1, float and double: the squared input distances of the BLOCK
- * points from p0 to all N into ds2 (BLOCK rows of N).  Each x_j is loaded
- * once for the whole block, so a block costs one sweep of x through the
- * cache instead of BLOCK; the k loop is the vector loop. */
-INLINE void block_dist_f(int N, int n, const float *restrict x, int p0, float *restrict ds2)
-{
-    const float *restrict xp = x + (size_t)p0 * n;
-    for (int j = 0; j < N; j++) {
-        const float *restrict xj = x + (size_t)j * n;
-        float a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-#pragma omp simd reduction(+:a0, a1, a2, a3, a4, a5, a6, a7)
-        for (int k = 0; k < n; k++) {
-            float v = xj[k], t0 = xp[k] - v, t1 = xp[n + k] - v, t2 = xp[2 * n + k] - v;
-            float t3 = xp[3 * n + k] - v, t4 = xp[4 * n + k] - v, t5 = xp[5 * n + k] - v;
-            float t6 = xp[6 * n + k] - v, t7 = xp[7 * n + k] - v;
-            a0 += t0 * t0;
-            a1 += t1 * t1;
-            a2 += t2 * t2;
-            a3 += t3 * t3;
-            a4 += t4 * t4;
-            a5 += t5 * t5;
-            a6 += t6 * t6;
-            a7 += t7 * t7;
-        }
-        ds2[j] = a0;
-        ds2[(size_t)N + j] = a1;
-        ds2[2 * (size_t)N + j] = a2;
-        ds2[3 * (size_t)N + j] = a3;
-        ds2[4 * (size_t)N + j] = a4;
-        ds2[5 * (size_t)N + j] = a5;
-        ds2[6 * (size_t)N + j] = a6;
-        ds2[7 * (size_t)N + j] = a7;
-    }
-}
+#define REAL float
+#define FN(name) name##_f
+#define SQRT sqrtf
+#define TINY TINY_F
+#include "impl/sammon/sammon_omp_body.inc"
+#undef REAL
+#undef FN
+#undef SQRT
+#undef TINY
 
-INLINE void block_dist_d(int N, int n, const double *restrict x, int p0, double *restrict ds2)
-{
-    const double *restrict xp = x + (size_t)p0 * n;
-    for (int j = 0; j < N; j++) {
-        const double *restrict xj = x + (size_t)j * n;
-        double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-#pragma omp simd reduction(+:a0, a1, a2, a3, a4, a5, a6, a7)
-        for (int k = 0; k < n; k++) {
-            double v = xj[k], t0 = xp[k] - v, t1 = xp[n + k] - v, t2 = xp[2 * n + k] - v;
-            double t3 = xp[3 * n + k] - v, t4 = xp[4 * n + k] - v, t5 = xp[5 * n + k] - v;
-            double t6 = xp[6 * n + k] - v, t7 = xp[7 * n + k] - v;
-            a0 += t0 * t0;
-            a1 += t1 * t1;
-            a2 += t2 * t2;
-            a3 += t3 * t3;
-            a4 += t4 * t4;
-            a5 += t5 * t5;
-            a6 += t6 * t6;
-            a7 += t7 * t7;
-        }
-        ds2[j] = a0;
-        ds2[(size_t)N + j] = a1;
-        ds2[2 * (size_t)N + j] = a2;
-        ds2[3 * (size_t)N + j] = a3;
-        ds2[4 * (size_t)N + j] = a4;
-        ds2[5 * (size_t)N + j] = a5;
-        ds2[6 * (size_t)N + j] = a6;
-        ds2[7 * (size_t)N + j] = a7;
-    }
-}
-
-/* Pass 1 for one point (the last, partial block). */
-INLINE void point_dist_f(int N, int n, const float *restrict x, int p, float *restrict ds2)
-{
-    const float *restrict xp = x + (size_t)p * n;
-    for (int j = 0; j < N; j++) {
-        const float *restrict xj = x + (size_t)j * n;
-        float acc = 0.0f;
-#pragma omp simd reduction(+:acc)
-        for (int k = 0; k < n; k++)
-            acc += (xp[k] - xj[k]) * (xp[k] - xj[k]);
-        ds2[j] = acc;
-    }
-}
-
-INLINE void point_dist_d(int N, int n, const double *restrict x, int p, double *restrict ds2)
-{
-    const double *restrict xp = x + (size_t)p * n;
-    for (int j = 0; j < N; j++) {
-        const double *restrict xj = x + (size_t)j * n;
-        double acc = 0.0;
-#pragma omp simd reduction(+:acc)
-        for (int k = 0; k < n; k++)
-            acc += (xp[k] - xj[k]) * (xp[k] - xj[k]);
-        ds2[j] = acc;
-    }
-}
-
-/* Pass 2: point p's update from its row of squared input distances. */
-INLINE void point_step_f(const int m, int N, const float *restrict y, float coef, int p,
-                         const float *restrict ds2, float *restrict out)
-{
-    float y0 = y[(size_t)p * m], y1 = m > 1 ? y[(size_t)p * m + 1] : 0.0f;
-    float y2 = m > 2 ? y[(size_t)p * m + 2] : 0.0f, g0 = 0.0f, g1 = 0.0f, g2 = 0.0f;
-#pragma omp simd reduction(+:g0, g1, g2)
-    for (int j = 0; j < N; j++) {
-        float a = y0 - y[(size_t)j * m];
-        float b = m > 1 ? y1 - y[(size_t)j * m + 1] : 0.0f;
-        float e = m > 2 ? y2 - y[(size_t)j * m + 2] : 0.0f;
-        float d = sqrtf(a * a + b * b + e * e), ds = sqrtf(ds2[j]);
-        float w = (ds - d) / (ds * d + TINY_F);
-        g0 += w * a;
-        g1 += w * b;
-        g2 += w * e;
-    }
-    out[(size_t)p * m] = y0 + coef * g0;
-    if (m > 1)
-        out[(size_t)p * m + 1] = y1 + coef * g1;
-    if (m > 2)
-        out[(size_t)p * m + 2] = y2 + coef * g2;
-}
-
-INLINE void point_step_d(const int m, int N, const double *restrict y, double coef, int p,
-                         const double *restrict ds2, double *restrict out)
-{
-    double y0 = y[(size_t)p * m], y1 = m > 1 ? y[(size_t)p * m + 1] : 0.0;
-    double y2 = m > 2 ? y[(size_t)p * m + 2] : 0.0, g0 = 0.0, g1 = 0.0, g2 = 0.0;
-#pragma omp simd reduction(+:g0, g1, g2)
-    for (int j = 0; j < N; j++) {
-        double a = y0 - y[(size_t)j * m];
-        double b = m > 1 ? y1 - y[(size_t)j * m + 1] : 0.0;
-        double e = m > 2 ? y2 - y[(size_t)j * m + 2] : 0.0;
-        double d = sqrt(a * a + b * b + e * e), ds = sqrt(ds2[j]);
-        double w = (ds - d) / (ds * d + TINY_D);
-        g0 += w * a;
-        g1 += w * b;
-        g2 += w * e;
-    }
-    out[(size_t)p * m] = y0 + coef * g0;
-    if (m > 1)
-        out[(size_t)p * m + 1] = y1 + coef * g1;
-    if (m > 2)
-        out[(size_t)p * m + 2] = y2 + coef * g2;
-}
-
-/* Points [p0, p1), p1 - p0 <= BLOCK, with m made a constant in each
- * branch.  Blocks start at multiples of BLOCK whatever the threads, so the
- * result does not depend on the thread count. */
-INLINE void rows_f(const struct sammon_omp_step *a, int p0, int p1, float *ds2)
-{
-    const float *x = a->x, *y = a->y_in;
-    float *out = a->y_out, coef = (float)a->coef;
-    if (p1 - p0 == BLOCK)
-        block_dist_f(a->N, a->n, x, p0, ds2);
-    else
-        for (int p = p0; p < p1; p++)
-            point_dist_f(a->N, a->n, x, p, ds2 + (size_t)(p - p0) * a->N);
-    for (int p = p0; p < p1; p++) {
-        const float *row = ds2 + (size_t)(p - p0) * a->N;
-        if (a->m == 1)
-            point_step_f(1, a->N, y, coef, p, row, out);
-        else if (a->m == 2)
-            point_step_f(2, a->N, y, coef, p, row, out);
-        else
-            point_step_f(3, a->N, y, coef, p, row, out);
-    }
-}
-
-INLINE void rows_d(const struct sammon_omp_step *a, int p0, int p1, double *ds2)
-{
-    const double *x = a->x, *y = a->y_in;
-    double *out = a->y_out;
-    if (p1 - p0 == BLOCK)
-        block_dist_d(a->N, a->n, x, p0, ds2);
-    else
-        for (int p = p0; p < p1; p++)
-            point_dist_d(a->N, a->n, x, p, ds2 + (size_t)(p - p0) * a->N);
-    for (int p = p0; p < p1; p++) {
-        const double *row = ds2 + (size_t)(p - p0) * a->N;
-        if (a->m == 1)
-            point_step_d(1, a->N, y, a->coef, p, row, out);
-        else if (a->m == 2)
-            point_step_d(2, a->N, y, a->coef, p, row, out);
-        else
-            point_step_d(3, a->N, y, a->coef, p, row, out);
-    }
-}
+#define REAL double
+#define FN(name) name##_d
+#define SQRT sqrt
+#define TINY TINY_D
+#include "impl/sammon/sammon_omp_body.inc"
+#undef REAL
+#undef FN
+#undef SQRT
+#undef TINY
 
 /* The same code compiled for AVX2 + FMA and for the baseline; the bodies
  * above inline into each.  AVX-512 is left out on purpose: on the Xeon the
