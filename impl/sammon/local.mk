@@ -3,7 +3,8 @@
 # The fp64 reference, its starts and peer drivers, and the case every
 # backend shares (setup, verification).
 librb_core_a_SOURCES += \
-	%reldir%/sammon.h %reldir%/sammon_pair.h %reldir%/sammon_ref.c %reldir%/sammon_init.c \
+	%reldir%/sammon.h %reldir%/sammon_dist.h %reldir%/sammon_pair.h %reldir%/sammon_ref.c \
+	%reldir%/sammon_init.c \
 	%reldir%/sammon_peers.c %reldir%/sammon_check.h %reldir%/sammon_check.c \
 	%reldir%/sammon_case.h %reldir%/sammon_case.c
 # The CPU variants: serial loops (the paper's CPU-1T) and OpenMP.

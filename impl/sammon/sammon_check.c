@@ -47,33 +47,7 @@
 #include <string.h>
 #include "harness/error.h"
 #include "impl/sammon/sammon_check.h"
-
-#ifdef _OPENMP
-#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic, 16)")
-#else
-#define PARALLEL_FOR
-#endif
-
-/* |a - b| with four partial sums, so the n-term sum is not one long chain
- * of dependent adds (this pass is the verification's whole cost). */
-static double dist4(int k, const double *a, const double *b)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int q = 0;
-    for (; q + 4 <= k; q += 4) {
-        double t0 = a[q] - b[q], t1 = a[q + 1] - b[q + 1];
-        double t2 = a[q + 2] - b[q + 2], t3 = a[q + 3] - b[q + 3];
-        s0 += t0 * t0;
-        s1 += t1 * t1;
-        s2 += t2 * t2;
-        s3 += t3 * t3;
-    }
-    for (; q < k; q++) {
-        double t = a[q] - b[q];
-        s0 += t * t;
-    }
-    return sqrt((s0 + s1) + (s2 + s3));
-}
+#include "impl/sammon/sammon_dist.h"
 
 enum { MAX_M = 16 };
 
@@ -88,7 +62,7 @@ static void point_step(int N, int n, int m, const double *x, const double *y, do
         if (j == p)
             continue;
         const double *yj = y + (size_t)j * m;
-        double ds = dist4(n, xp, x + (size_t)j * n), d = dist4(m, yp, yj);
+        double ds = sammon_dist(n, xp, x + (size_t)j * n), d = sammon_dist(m, yp, yj);
         if (d == 0.0)
             continue;
         double r = (ds - d) / ds;
@@ -123,7 +97,7 @@ int sammon_check_reference(int N, int n, int m, int iters, const double *x, cons
     double *cur = iters % 2 ? ya : y_ref, *next = iters % 2 ? y_ref : ya;
     memcpy(cur, y0, len * sizeof *cur);
     for (int t = 0; t < iters; t++) {
-        PARALLEL_FOR
+        SAMMON_PARALLEL_FOR
         for (int p = 0; p < N; p++)
             point_step(N, n, m, x, cur, coef, p, next + (size_t)p * m, &ab[2 * (size_t)p],
                        &ab[2 * (size_t)p + 1]);

@@ -7,33 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "impl/sammon/sammon.h"
-
-#ifdef _OPENMP
-#define PARALLEL_FOR _Pragma("omp parallel for schedule(dynamic, 16)")
-#else
-#define PARALLEL_FOR
-#endif
-
-/* |a - b| with four partial sums: one long chain of dependent adds would
- * cost the O(N^2 n) passes (input scale, stress) four times the time. */
-static double dist(int k, const double *a, const double *b)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int q = 0;
-    for (; q + 4 <= k; q += 4) {
-        double t0 = a[q] - b[q], t1 = a[q + 1] - b[q + 1];
-        double t2 = a[q + 2] - b[q + 2], t3 = a[q + 3] - b[q + 3];
-        s0 += t0 * t0;
-        s1 += t1 * t1;
-        s2 += t2 * t2;
-        s3 += t3 * t3;
-    }
-    for (; q < k; q++) {
-        double t = a[q] - b[q];
-        s0 += t * t;
-    }
-    return sqrt((s0 + s1) + (s2 + s3));
-}
+#include "impl/sammon/sammon_dist.h"
 
 /* Sum of an array in index order, so row sums add up the same way always. */
 static double sum_in_order(const double *v, int len)
@@ -48,16 +22,16 @@ static double sum_in_order(const double *v, int len)
  * the stress terms. */
 static void row_sums(int N, int n, int m, const double *x, const double *y, double *rows)
 {
-    PARALLEL_FOR
+    SAMMON_PARALLEL_FOR
     for (int i = 0; i < N; i++) {
         double s = 0.0;
         for (int j = 0; j < i; j++) {
-            double ds = dist(n, x + (size_t)i * n, x + (size_t)j * n);
+            double ds = sammon_dist(n, x + (size_t)i * n, x + (size_t)j * n);
             if (!y) {
                 s += ds;
                 continue;
             }
-            double e = ds - dist(m, y + (size_t)i * m, y + (size_t)j * m);
+            double e = ds - sammon_dist(m, y + (size_t)i * m, y + (size_t)j * m);
             s += e * e / ds;
         }
         rows[i] = s;
@@ -78,8 +52,8 @@ static double rows_total(int N, int n, int m, const double *x, const double *y)
     for (int i = 0; i < N; i++) {
         double s = 0.0;
         for (int j = 0; j < i; j++) {
-            double ds = dist(n, x + (size_t)i * n, x + (size_t)j * n);
-            double e = y ? ds - dist(m, y + (size_t)i * m, y + (size_t)j * m) : 0.0;
+            double ds = sammon_dist(n, x + (size_t)i * n, x + (size_t)j * n);
+            double e = y ? ds - sammon_dist(m, y + (size_t)i * m, y + (size_t)j * m) : 0.0;
             s += y ? e * e / ds : ds;
         }
         total += s;
@@ -223,7 +197,7 @@ static void point_gradient(int N, int n, int m, const double *x, const double *y
         if (j == p)
             continue;
         const double *yj = y + (size_t)j * m;
-        double ds = dist(n, xp, x + (size_t)j * n), d = dist(m, yp, yj);
+        double ds = sammon_dist(n, xp, x + (size_t)j * n), d = sammon_dist(m, yp, yj);
         if (d == 0.0)
             continue;               /* coincident outputs: no direction */
         double diff = ds - d, dr = ds * d;
@@ -249,7 +223,7 @@ static int chunk_len(int m, int q0)
 void sammon_gradient(int N, int n, int m, const double *x, const double *y, double c,
                      double *g, double *h)
 {
-    PARALLEL_FOR
+    SAMMON_PARALLEL_FOR
     for (int p = 0; p < N; p++)
         for (int q0 = 0; q0 < m; q0 += CHUNK)
             point_gradient(N, n, m, x, y, c, p, q0, chunk_len(m, q0), g + (size_t)p * m + q0,
@@ -265,7 +239,7 @@ double sammon_gd_alpha(int N, double c, double lambda)
 void sammon_step_gd(int N, int n, int m, const double *x, const double *y_in, double c,
                     double alpha, double *y_out)
 {
-    PARALLEL_FOR
+    SAMMON_PARALLEL_FOR
     for (int p = 0; p < N; p++)
         for (int q0 = 0; q0 < m; q0 += CHUNK) {
             double g[CHUNK];
@@ -280,7 +254,7 @@ void sammon_step_gd(int N, int n, int m, const double *x, const double *y_in, do
 void sammon_step_newton(int N, int n, int m, const double *x, const double *y_in, double c,
                         double mf, double *y_out)
 {
-    PARALLEL_FOR
+    SAMMON_PARALLEL_FOR
     for (int p = 0; p < N; p++)
         for (int q0 = 0; q0 < m; q0 += CHUNK) {
             double g[CHUNK], h[CHUNK];
