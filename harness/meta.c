@@ -69,6 +69,14 @@ static json_t *environment(void)
     return rb_json_finish(env, bad);
 }
 
+/* The flags configure chose, besides the fixed -std and warnings of
+ * Makefile.am. */
+static json_t *flags(void)
+{
+    return json_pack("{s:s, s:s, s:s}", "cc", RB_BUILD_CFLAGS, "nvcc", RB_BUILD_NVCCFLAGS,
+                     "hip", RB_BUILD_HIPFLAGS);
+}
+
 static json_t *compilers(struct rb_ctx *ctx)
 {
     json_t *c = json_object(), *backends = rb_backend_versions(ctx);
@@ -136,6 +144,7 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
     rb_json_put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
     rb_json_put(meta, "version", json_string(PACKAGE_VERSION), &bad);
     rb_json_put(meta, "configure", json_string(RB_CONFIGURE_ARGS), &bad);
+    rb_json_put(meta, "flags", flags(), &bad);
     rb_json_put(meta, "compilers", compilers(ctx), &bad);
     rb_json_put(meta, "seed", rb_json_seed(ctx->seed), &bad);
     rb_json_put(meta, "environment", environment(), &bad);

@@ -14,6 +14,13 @@ AM_CONDITIONAL([RB_HAVE_GNUPLOT], [test $rb_gnuplot_happy = yes])
 rb_configure_args=`echo "$ac_configure_args" | $SED "s/'//g"`
 AC_DEFINE_UNQUOTED([RB_CONFIGURE_ARGS], ["$rb_configure_args"], [configure's arguments.])
 AC_DEFINE_UNQUOTED([RB_CC_VERSION], ["`$CC --version | head -n 1`"], [The C compiler.])
+# The flags configure chose, for meta.json; quotes and backslashes dropped.
+rb_build_cflags=$(printf '%s' "$CFLAGS $OPENMP_CFLAGS" | tr -d '"\\')
+rb_build_nvccflags=$(printf '%s' "$RB_NVCC_ARCHFLAGS $NVCCFLAGS" | tr -d '"\\')
+rb_build_hipflags=$(printf '%s' "$RB_HIP_COMPILE $HIPCCFLAGS" | tr -d '"\\')
+AC_DEFINE_UNQUOTED([RB_BUILD_CFLAGS], ["$rb_build_cflags"], [C flags besides the warnings.])
+AC_DEFINE_UNQUOTED([RB_BUILD_NVCCFLAGS], ["$rb_build_nvccflags"], [nvcc's flags.])
+AC_DEFINE_UNQUOTED([RB_BUILD_HIPFLAGS], ["$rb_build_hipflags"], [The HIP compile command.])
 ])
 
 AC_DEFUN([RB_PRINT_SUMMARY], [
