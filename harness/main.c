@@ -14,6 +14,7 @@ static const char usage[] =
     "  run     run a sweep, write a results directory (records, hardware, plots)\n"
     "  plot    regenerate the plots of a results directory\n"
     "  compare two results directories case by case: ratios, intervals, verdicts\n"
+    "  report  a run's report: hardware, build, figures, best configurations, claims\n"
     "\n"
     "'reprobench <command> --help' describes each.  Exit status: 0 success, 1 a case\n"
     "failed or did not verify, 2 bad input.\n";
@@ -41,5 +42,7 @@ int main(int argc, char **argv)
         return rb_cli_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return rb_cli_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return rb_cli_report(argc - 1, argv + 1);
     return rb_cli_usage_error("unknown command '%s' (try 'reprobench --help')", cmd);
 }
