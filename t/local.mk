@@ -141,3 +141,7 @@ TESTS += t/compare_bootstrap
 t_compare_bootstrap_LDADD = $(RB_TEST_LIBS)
 TESTS += t/cli_compare.sh
 EXTRA_DIST += t/cli_compare.sh
+# The run report: its content, escaping and figures; then the page in a
+# headless Chromium where one is installed.
+TESTS += t/cli_report.sh t/report_browser.sh
+EXTRA_DIST += t/cli_report.sh t/report_browser.sh
