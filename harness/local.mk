@@ -22,7 +22,8 @@ librb_core_a_SOURCES += \
 	%reldir%/backend/cpu.h %reldir%/backend/cpu.c \
 	%reldir%/backend/occ.h %reldir%/backend/occ.c
 # The roofline's ceilings: the run's probe, and the CPU's.
-librb_core_a_SOURCES += %reldir%/ceiling.h %reldir%/ceiling.c %reldir%/backend/ceiling_cpu.c
+librb_core_a_SOURCES += %reldir%/ceiling.h %reldir%/ceiling.c %reldir%/ceiling_run.c \
+	%reldir%/backend/ceiling_cpu.c
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += \
 	%reldir%/backend/opencl.h %reldir%/backend/opencl.c \

@@ -6,18 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "harness/backend/cpu.h"
 #include "harness/ceiling.h"
 #include "harness/error.h"
 #include "harness/timer.h"
 
-/* Two arrays of 128 MiB: far past any last-level cache, small enough for
- * three copies to take a fraction of a second. */
-#define COPY_BYTES ((size_t)128 << 20)
+/* Each array 128 MiB, or the last-level cache's size where that is larger
+ * (some server CPUs hold 320 MB), up to 1 GiB: the two together are past the
+ * cache, and small enough for three copies to take a fraction of a second. */
+#define COPY_MIN_BYTES ((size_t)128 << 20)
+#define COPY_MAX_BYTES ((size_t)1 << 30)
 #define REPEATS 3
 /* Each FMA timing runs at least this long, so that starting the threads
  * is noise. */
-#define FMA_MIN_MS 40.0
+#define FMA_MIN_MS 25.0
 
 /* The copy's bytes read plus written per second, best of REPEATS, in 1e9. */
 static double copy_rate(int threads, double *a, double *b, size_t n)
@@ -135,11 +138,22 @@ static double fma_rate(const struct fma_isa *isa, int f64, int threads)
     return (f64 ? isa->flops_d : isa->flops_f) * (double)iters * threads / (best * 1e-3) * 1e-9;
 }
 
+static size_t copy_bytes(void)
+{
+    size_t bytes = COPY_MIN_BYTES;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (llc > 0 && (size_t)llc > bytes)
+        bytes = (size_t)llc;
+#endif
+    return bytes < COPY_MAX_BYTES ? bytes : COPY_MAX_BYTES;
+}
+
 int rb_ceiling_cpu(int threads, struct rb_ceiling *out)
 {
     const struct fma_isa *isa = pick_isa();
-    size_t n = COPY_BYTES / sizeof(double);
-    double *a = malloc(COPY_BYTES), *b = malloc(COPY_BYTES);
+    size_t bytes = copy_bytes(), n = bytes / sizeof(double);
+    double *a = malloc(bytes), *b = malloc(bytes);
     int status = 0;
 
     rb_ceiling_clear(out);
@@ -147,7 +161,7 @@ int rb_ceiling_cpu(int threads, struct rb_ceiling *out)
     if (threads < 1)
         threads = 1;
     if (!a || !b) {
-        rb_ceiling_fail(out, "copy: no memory for 2 x %zu MiB", COPY_BYTES >> 20);
+        rb_ceiling_fail(out, "copy: no memory for 2 x %zu MiB", bytes >> 20);
         status = RB_ENOMEM;
     } else {
         /* First touch by the threads that copy, so pages sit near them. */
@@ -165,6 +179,6 @@ int rb_ceiling_cpu(int threads, struct rb_ceiling *out)
     snprintf(out->method, sizeof out->method,
              "%d thread%s; copy 2 x %zu MiB, best of %d; FMA loop (%s, independent chains "
              "per thread), best of %d, >= %.0f ms each", threads, threads == 1 ? "" : "s",
-             COPY_BYTES >> 20, REPEATS, isa->name, REPEATS, FMA_MIN_MS);
+             bytes >> 20, REPEATS, isa->name, REPEATS, FMA_MIN_MS);
     return status;
 }

@@ -19,6 +19,9 @@ extern const char rb_cl_rb_ceiling[];
 #define FMA_CHAINS 8
 /* Work-items per compute unit: enough to fill a GPU's schedulers. */
 #define FMA_ITEMS_PER_CU 2048
+/* Work-items per group, a multiple of every SIMD width (and one a CPU
+ * runtime can vectorise across). */
+#define FMA_GROUP 64
 
 /* The bytes read plus written per second of a buffer-to-buffer copy, best of
  * REPEATS after one untimed; 0 or the failing status in c->msg. */
@@ -29,6 +32,7 @@ static int copy_rate(struct rb_case *c, struct rb_opencl *cl, double *gbps)
     cl_mem a = NULL, b = NULL;
     cl_event ev = NULL;
     double best = INFINITY;
+    cl_float fill = 1.0f;
     cl_int err;
     int rc = 0;
 
@@ -40,6 +44,12 @@ static int copy_rate(struct rb_case *c, struct rb_opencl *cl, double *gbps)
     RB_CL_CHECK_GOTO(c, err, rc, out_release);
     b = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     RB_CL_CHECK_GOTO(c, err, rc, out_release);
+    /* Untouched pages may all map one zero page, which a copy reads from
+     * cache: both buffers are written first. */
+    RB_CL_CHECK_GOTO(c, clEnqueueFillBuffer(cl->queue, a, &fill, sizeof fill, 0, bytes, 0, NULL,
+                                            NULL), rc, out_release);
+    RB_CL_CHECK_GOTO(c, clEnqueueFillBuffer(cl->queue, b, &fill, sizeof fill, 0, bytes, 0, NULL,
+                                            NULL), rc, out_release);
     for (int r = 0; r <= REPEATS; r++) {
         double ms;
         RB_CL_CHECK_GOTO(c, clEnqueueCopyBuffer(cl->queue, a, b, 0, 0, bytes, 0, NULL, &ev),
@@ -67,10 +77,11 @@ out_release:
 static int fma_launch(struct rb_case *c, struct rb_opencl *cl, cl_kernel k, size_t items,
                       int iters, double *ms)
 {
+    size_t local = FMA_GROUP;
     cl_event ev = NULL;
 
     RB_CL_CHECK(c, clSetKernelArg(k, 0, sizeof iters, &iters));
-    RB_CL_CHECK(c, clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &items, NULL, 0, NULL, &ev));
+    RB_CL_CHECK(c, clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &items, &local, 0, NULL, &ev));
     *ms = rb_opencl_event_ms(ev);
     clReleaseEvent(ev);
     if (*ms <= 0)
