@@ -14,7 +14,7 @@ print("missing" if c is None else "%s %s %s" % (c["copy_gbytes_per_s"], c["fp32_
       c["fp64_gflops"]))' "$1" "$2"
 }
 command -v python3 >/dev/null || tap_skip_all "python3 not found"
-tap_plan 10
+tap_plan 11
 
 backends=serial
 "$RB_BIN" list 2>/dev/null | grep -q ' omp ' && backends=serial,omp
@@ -46,6 +46,17 @@ for line in open(sys.argv[1]):
 tap_ok $? "every record carries its work, rates and intensity"
 head -n 1 "$run/records.tsv" | grep -q "	gflops	gbps	intensity$"
 tap_ok $? "records.tsv ends with the gflops, gbps and intensity columns"
+
+# The roofline script reads the run's ceilings.tsv for the backend named.
+if command -v gnuplot >/dev/null; then
+    gnuplot -e "in='$run/records.tsv'; outdir='$tmp'; backend='serial'" \
+        "$RB_PLOTS_DIR/roofline.gp" 2>"$tmp/gp" && [ -s "$tmp/roofline-serial.png" ] \
+        && [ -s "$tmp/roofline-serial.pdf" ]
+    tap_ok $? "roofline.gp draws the serial roofline from the run"
+    [ -s "$tmp/gp" ] && tap_diag "$(cat "$tmp/gp")"
+else
+    tap_skip "gnuplot not found"
+fi
 
 "$RB_BIN" run --paper givens --backend serial --n 16 --m 0 --prec f32 --min-samples 2 \
     --min-time 0.01 --no-plot --no-ceilings --out "$tmp/res2" 2>"$tmp/err2"
