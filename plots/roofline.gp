@@ -41,7 +41,8 @@ acc = " "
 stats in using (collect(0)) nooutput
 series = acc
 if (words(series) == 0) {
-    print "roofline: no successful record with a work count".(backend ne "" ? " on ".backend : "")." in ".in
+    print "roofline: no successful record with a work count" \
+          .(backend ne "" ? " on ".backend : "")." in ".in
     exit
 }
 
