@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "harness/ceiling.h"
 #include "harness/cli.h"
 #include "harness/error.h"
 #include "harness/execute.h"
@@ -41,6 +42,7 @@ static const char usage[] =
     "  --out DIR          create the run directory under DIR (default results)\n"
     "  --resume RUN_DIR   continue a run, skipping the cases it recorded\n"
     "  --no-plot          do not draw plots at the end\n"
+    "  --no-ceilings      do not probe each backend's copy and FMA ceilings first\n"
     "  --dry-run          print the planned cases and exit\n"
     "  --quiet            no progress line\n"
     "Devices:\n"
@@ -52,7 +54,7 @@ struct run_opts {
     struct rb_sweep_opts sweep;
     struct rb_policy policy;
     const char *out, *resume;
-    int no_plot, dry_run, seed_given, min_samples_given;
+    int no_plot, no_ceilings, dry_run, seed_given, min_samples_given;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -183,6 +185,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, struct rb_ctx *
         }
         if (strcmp(a, "--quiet") == 0) { ctx->quiet = 1; continue; }
         if (strcmp(a, "--no-plot") == 0) { o->no_plot = 1; continue; }
+        if (strcmp(a, "--no-ceilings") == 0) { o->no_ceilings = 1; continue; }
         if (strcmp(a, "--dry-run") == 0) { o->dry_run = 1; continue; }
         if (strncmp(a, "--", 2) != 0 || !a[2])
             return rb_cli_usage_error("run: unexpected argument '%s'", a);
@@ -208,6 +211,16 @@ static int parse_args(int argc, char **argv, struct run_opts *o, struct rb_ctx *
     if (o->resume && o->out)
         return rb_cli_usage_error("--resume and --out exclude each other");
     return 0;
+}
+
+/* The backends the plan's cases run on, as bits 1 << b. */
+static unsigned plan_backends(const struct rb_plan *plan)
+{
+    unsigned used = 0;
+
+    for (size_t i = 0; i < plan->n; i++)
+        used |= 1u << plan->cases[i].v->backend;
+    return used;
 }
 
 int rb_cli_run(int argc, char **argv)
@@ -259,6 +272,11 @@ int rb_cli_run(int argc, char **argv)
     ctx.run_dir = run.dir;
     if ((!o.resume && rb_run_write_meta(&run, argc, argv, &ctx, err, sizeof err))
         || rb_run_write_hw(&run, &ctx, err, sizeof err)) {
+        fprintf(stderr, "reprobench: %s\n", err);
+        rc = 1;
+        goto out;
+    }
+    if (!o.no_ceilings && rb_run_ceilings(&run, &ctx, plan_backends(&plan), err, sizeof err)) {
         fprintf(stderr, "reprobench: %s\n", err);
         rc = 1;
         goto out;

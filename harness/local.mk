@@ -21,20 +21,29 @@ librb_core_a_SOURCES += \
 	%reldir%/backend/backend.h %reldir%/backend/devices.c \
 	%reldir%/backend/cpu.h %reldir%/backend/cpu.c \
 	%reldir%/backend/occ.h %reldir%/backend/occ.c
+# The roofline's ceilings: the run's probe, and the CPU's.
+librb_core_a_SOURCES += %reldir%/ceiling.h %reldir%/ceiling.c %reldir%/ceiling_run.c \
+	%reldir%/backend/ceiling_cpu.c
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += \
 	%reldir%/backend/opencl.h %reldir%/backend/opencl.c \
 	%reldir%/backend/opencl_program.c %reldir%/backend/opencl_occ.c \
-	%reldir%/backend/opencl_info.c
+	%reldir%/backend/opencl_info.c %reldir%/backend/opencl_ceiling.c
+nodist_librb_opencl_a_SOURCES += kernels/opencl/rb_ceiling.c
+CLEANFILES += kernels/opencl/rb_ceiling.c
 endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += \
-	%reldir%/backend/cuda.h %reldir%/backend/cuda_check.h %reldir%/backend/cuda.cu
+	%reldir%/backend/cuda.h %reldir%/backend/cuda_check.h %reldir%/backend/cuda.cu \
+	%reldir%/backend/cuda_ceiling.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += \
-	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip
+	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip \
+	%reldir%/backend/hip_ceiling.hip
 endif RB_HAVE_HIP
+# The CUDA and HIP ceiling probes' shared host code.
+EXTRA_DIST += %reldir%/backend/gpu_ceiling.inc
 # The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
 EXTRA_DIST += %reldir%/backend/hipcuda/hip/hip_runtime.h
 # meta.c includes the generated version header: BUILT_SOURCES covers `make`,

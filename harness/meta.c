@@ -159,6 +159,30 @@ out_free_meta:
     return status;
 }
 
+int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
+                    size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    json_error_t jerr;
+    json_t *meta;
+    int status;
+
+    snprintf(path, sizeof path, "%s/meta.json", r->dir);
+    if (!(meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))) {
+        json_decref(value);
+        snprintf(err, errlen, "%s: %s", path, jerr.text);
+        return RB_EIO;
+    }
+    if (json_object_set_new(meta, key, value) < 0) {
+        json_decref(meta);
+        snprintf(err, errlen, "meta.json: out of memory");
+        return RB_ENOMEM;
+    }
+    status = write_json(r->dir, "meta.json", meta, err, errlen);
+    json_decref(meta);
+    return status;
+}
+
 int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen)
 {
     char path[PATH_MAX + 32], *text = NULL;

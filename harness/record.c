@@ -210,6 +210,29 @@ static json_t *metrics_json(const struct rb_case *c)
     return rb_json_finish(o, bad);
 }
 
+/* The roofline's numbers: the variant's count and the rates it reached at
+ * the median time; null when the variant does not count its work. */
+static json_t *work_json(const struct rb_case *c, const struct rb_measurement *m)
+{
+    double flops = NAN, bytes = NAN, sec = NAN;
+    json_t *o;
+    int bad = 0;
+
+    if (!c->v->work)
+        return json_null();
+    c->v->work(c, &flops, &bytes);
+    if (m && m->n && m->stats.median > 0)
+        sec = m->stats.median * 1e-3;
+    if (!(o = json_object()))
+        return NULL;
+    rb_json_put(o, "flops", nonneg_or_null(flops), &bad);
+    rb_json_put(o, "bytes", nonneg_or_null(bytes), &bad);
+    rb_json_put(o, "gflops", nonneg_or_null(flops / sec * 1e-9), &bad);
+    rb_json_put(o, "gbytes_per_s", nonneg_or_null(bytes / sec * 1e-9), &bad);
+    rb_json_put(o, "intensity", nonneg_or_null(bytes > 0 ? flops / bytes : NAN), &bad);
+    return rb_json_finish(o, bad);
+}
+
 json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
 {
     const struct rb_measurement *m = o->m;
@@ -244,6 +267,7 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "occupancy", occupancy_json(o->occ), &bad);
     rb_json_put(rec, "verify", verify_json(o->check), &bad);
     rb_json_put(rec, "metrics", metrics_json(c), &bad);
+    rb_json_put(rec, "work", work_json(c, m), &bad);
     rb_json_put(rec, "time", rb_json_now_utc(), &bad);
     return rb_json_finish(rec, bad);
 }

@@ -16,6 +16,10 @@ static const char *const stat_keys[] = {
     "median", "min", "mean", "stddev", "p10", "p90",
 };
 
+/* The roofline's columns at the end of a row, from the record's "work". */
+static const char *const work_columns[] = { "gflops", "gbps", "intensity" };
+static const char *const work_keys[] = { "gflops", "gbytes_per_s", "intensity" };
+
 /* Tabs and newlines would split a row; an empty string would make gnuplot
  * see a missing field. */
 static void put_text(FILE *f, const char *s)
@@ -208,6 +212,10 @@ static void put_row(FILE *f, const json_t *rec, const json_t *names, const json_
     put_number(f, json_object_get(kernel0, "occupancy"));
     fputc('\t', f);
     put_double(f, speedup_of(rec, best));
+    for (i = 0; i < sizeof work_keys / sizeof *work_keys; i++) {
+        fputc('\t', f);
+        put_number(f, json_object_get(json_object_get(rec, "work"), work_keys[i]));
+    }
     fputc('\n', f);
 }
 
@@ -276,7 +284,10 @@ static int write_tsv(const json_t *records, FILE *f, int fastest_only)
         fprintf(f, "\t%s", json_string_value(name));
     for (i = 0; i < sizeof stat_columns / sizeof *stat_columns; i++)
         fprintf(f, "\t%s", stat_columns[i]);
-    fputs("\tsamples\tverify_pass\tverify_error\toccupancy\tspeedup\n", f);
+    fputs("\tsamples\tverify_pass\tverify_error\toccupancy\tspeedup", f);
+    for (i = 0; i < sizeof work_columns / sizeof *work_columns; i++)
+        fprintf(f, "\t%s", work_columns[i]);
+    fputc('\n', f);
     json_array_foreach(records, i, rec) {
         if (fastest_only) {
             char *key = series_key(rec);

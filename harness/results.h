@@ -27,6 +27,10 @@ int rb_run_resume(struct rb_run *r, const char *dir, char *err, size_t errlen);
 /* meta.json through a temporary file and rename. */
 int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ctx,
                       char *err, size_t errlen);
+/* Rewrite meta.json (temporary file and rename) with `key` set to `value`,
+ * whose reference is taken.  0, or RB_EIO / RB_ENOMEM with a message. */
+int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
+                    size_t errlen);
 /* hw.xml (hwloc export) and hardware.json (summary with devices). */
 int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen);
 int rb_run_has(const struct rb_run *r, const char *key);

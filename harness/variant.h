@@ -134,6 +134,11 @@ struct rb_variant {
     int (*verify)(struct rb_case *, struct rb_check *);
     void (*teardown)(struct rb_case *);    /* safe after a partial setup */
     void (*occupancy)(struct rb_case *, struct rb_occ *);   /* may be NULL */
+    /* The case's floating-point operations (a fused multiply-add counts 2)
+     * and the fewest bytes it must move through the device's memory (each
+     * input read once, each output written once), for the roofline; NULL
+     * when unknown.  Depends on the parameters and precision only. */
+    void (*work)(const struct rb_case *, double *flops, double *bytes);
 };
 
 /* The value of the case's parameter `name`; `deflt` if it has none. */

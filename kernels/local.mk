@@ -18,3 +18,5 @@ EXTRA_DIST += %reldir%/opencl/sammon_common.cl %reldir%/opencl/sammon_standard.c
 EXTRA_DIST += %reldir%/cuda/sammon_common.cuh %reldir%/cuda/sammon_standard.cuh \
 	%reldir%/cuda/sammon_modified.cuh %reldir%/cuda/sammon_tiled.cuh \
 	%reldir%/cuda/sammon_tiled_sym.cuh
+# The roofline's ceiling kernels: FMA-bound, for every GPU backend.
+EXTRA_DIST += %reldir%/cuda/rb_ceiling.cuh %reldir%/opencl/rb_ceiling.cl

@@ -5,3 +5,6 @@ nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp \
 	%reldir%/sammon_stress.gp %reldir%/sammon-embedding.gp
 # The speedup of one run over another, drawn by reprobench compare --plot.
 nobase_dist_pkgdata_DATA += %reldir%/compare_speedup.gp
+# The roofline of a run's records under its devices' ceilings (ceilings.tsv);
+# not a paper's figure, so reprobench plot leaves it to the report.
+nobase_dist_pkgdata_DATA += %reldir%/roofline.gp

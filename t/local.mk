@@ -145,3 +145,11 @@ EXTRA_DIST += t/cli_compare.sh
 # headless Chromium where one is installed.
 TESTS += t/cli_report.sh t/report_browser.sh
 EXTRA_DIST += t/cli_report.sh t/report_browser.sh
+# The roofline: every variant's work count, the CPU's ceiling probe, and a
+# run's ceilings in meta.json and ceilings.tsv.
+check_PROGRAMS += t/work_counts t/ceiling_cpu
+TESTS += t/work_counts t/ceiling_cpu t/cli_ceilings.sh
+EXTRA_DIST += t/cli_ceilings.sh
+t_work_counts_SOURCES = t/work_counts.c harness/registry.c
+t_work_counts_LDADD = $(RB_TEST_LIBS)
+t_ceiling_cpu_LDADD = $(RB_TEST_LIBS)

@@ -51,7 +51,8 @@ st=$?
 tap_ok $st "reprobench plot succeeds"
 [ $st -eq 0 ] || tap_diag "$(cat "$tmp/err")"
 tab=$(printf '\t')
-head -n 1 "$tmp/run/records.tsv" | grep -q "${tab}threads$tab.*${tab}speedup\$"
+tail_cols="${tab}speedup${tab}gflops${tab}gbps${tab}intensity"
+head -n 1 "$tmp/run/records.tsv" | grep -q "${tab}threads$tab.*$tail_cols\$"
 tap_ok $? \
     "records.tsv regenerated with the threads and speedup columns"
 for f in givens_fig2.png givens_fig2.pdf givens_speedup.png givens_speedup.pdf; do

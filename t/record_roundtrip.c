@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Records written by rb_record_append read back by rb_records_load with every
  * field intact; the strict reader's rules; appends that hit a full disk. */
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,10 +33,25 @@ static const struct rb_variant variant = {
     .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sizes, .tunables = tunables,
 };
 
+/* The same variant with a work count: n Mflop over n kB. */
+static void fake_work(const struct rb_case *c, double *flops, double *bytes)
+{
+    double n = (double)rb_case_param(c, "n", 0);
+    *flops = 1e6 * n;
+    *bytes = 1e3 * n;
+}
+
+static const struct rb_variant counted = {
+    .paper = "givens", .algo = "forward", .name = "fake", .backend = RB_BACKEND_OMP,
+    .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sizes, .tunables = tunables,
+    .work = fake_work,
+};
+
 static const char *const key_order[] = {
     "schema", "key", "paper", "algo", "variant", "backend", "prec", "device", "baseline",
     "sizes", "tunables", "seed", "status", "stage", "message", "timer", "samples_ms",
-    "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify", "metrics", "time",
+    "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify", "metrics", "work",
+    "time",
 };
 
 static uint64_t rng;
@@ -132,7 +148,7 @@ int main(void)
     double samples[7];
 
     rng = (uint64_t)time(NULL) | 1;
-    tap_plan(44);
+    tap_plan(46);
     tap_diag("seed %llu", (unsigned long long)rng);
     if (!mkdtemp(dir))
         tap_skip_all("cannot create a temporary directory");
@@ -237,6 +253,25 @@ int main(void)
            && json_is_null(json_object_get(a, "stage")), "timer, and no stage when ok");
     tap_ok(strlen(json_string_value(json_object_get(a, "time"))) == 20,
            "ISO-8601 UTC time (%s)", json_string_value(json_object_get(a, "time")));
+    /* The roofline's numbers: null without a count, rates at the median. */
+    tap_ok(json_is_null(json_object_get(a, "work")), "no work count: work null");
+    {
+        struct rb_case c4 = c1;
+        c4.v = &counted;
+        json_t *r4 = rb_record_json(&c4, &(struct rb_outcome){ .status = "ok", .message = "",
+                                                              .m = &m });
+        json_t *w = json_object_get(r4, "work");
+        double sec = m.stats.median * 1e-3;
+        tap_ok(json_real_value(json_object_get(w, "flops")) == 256e6
+               && json_real_value(json_object_get(w, "bytes")) == 256e3
+               && fabs(json_real_value(json_object_get(w, "gflops")) - 256e6 / sec * 1e-9)
+                  <= 1e-12 * (256e6 / sec * 1e-9)
+               && fabs(json_real_value(json_object_get(w, "gbytes_per_s")) - 256e3 / sec * 1e-9)
+                  <= 1e-12 * (256e3 / sec * 1e-9)
+               && json_real_value(json_object_get(w, "intensity")) == 1000.0,
+               "work: flops, bytes, rates at the median time, intensity");
+        json_decref(r4);
+    }
     tap_ok(json_is_null(json_object_get(b, "stats")) && json_is_null(json_object_get(b, "verify"))
            && json_array_size(json_object_get(b, "samples_ms")) == 0
            && json_is_null(json_object_get(b, "timer")), "unmeasured: stats, verify, timer null");

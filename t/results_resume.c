@@ -42,7 +42,7 @@ static const struct rb_variant fast = {
 
 static const char header[] = "key\tpaper\talgo\tvariant\tbackend\tprec\tdevice\tbaseline\t"
     "status\tn\tm\tthreads\tmedian_ms\tmin_ms\tmean_ms\tstddev_ms\tp10_ms\tp90_ms\tsamples\t"
-    "verify_pass\tverify_error\toccupancy\tspeedup\n";
+    "verify_pass\tverify_error\toccupancy\tspeedup\tgflops\tgbps\tintensity\n";
 
 /* Append one record of variant v at size n whose samples all equal ms
  * (ms < 0: a failed case, unmeasured). */
@@ -102,7 +102,8 @@ static char *read_all(const char *path)
     return buf;
 }
 
-/* The last column of the row whose first column is key. */
+/* The speedup column (the fourth from the end, before the roofline's three)
+ * of the row whose first column is key. */
 static double speedup_of(const char *tsv, const char *key)
 {
     size_t klen = strlen(key);
@@ -110,8 +111,12 @@ static double speedup_of(const char *tsv, const char *key)
     for (const char *line = tsv; line && *line; line = strchr(line, '\n') + 1) {
         if (strncmp(line, key, klen) == 0 && line[klen] == '\t') {
             const char *end = strchr(line, '\n'), *tab = end;
-            while (tab > line && tab[-1] != '\t')
-                tab--;
+            for (int k = 0; k < 4; k++) {
+                if (k)
+                    tab--;
+                while (tab > line && tab[-1] != '\t')
+                    tab--;
+            }
             return strtod(tab, NULL);
         }
         if (!strchr(line, '\n'))

@@ -31,6 +31,14 @@ int rb_backend_in_default_sweep(struct rb_ctx *ctx, enum rb_backend b, char *why
  * drivers found at run time, as an object for meta.json. */
 json_t *rb_backend_versions(struct rb_ctx *ctx);
 
+struct rb_ceiling;
+
+/* Probe backend b's device for its ceilings (harness/ceiling.h): the CPU
+ * backends on 1 (serial) or all OpenMP threads, the GPU backends on the
+ * device their cases use.  Always fills *out; what could not be measured is
+ * NaN with the reason in out->error. */
+void rb_backend_ceiling(struct rb_ctx *ctx, enum rb_backend b, struct rb_ceiling *out);
+
 /* Free each backend's state in ctx. */
 void rb_backend_release(struct rb_ctx *ctx);
 

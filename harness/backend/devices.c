@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "harness/backend/backend.h"
 #include "harness/backend/cpu.h"
+#include "harness/ceiling.h"
 #if RB_HAVE_OPENCL
 #include "harness/backend/opencl.h"
 #endif
@@ -127,6 +128,42 @@ json_t *rb_backend_versions(struct rb_ctx *ctx)
     json_object_set_new(v, "hip", json_string(not_built));
 #endif
     return v;
+}
+
+void rb_backend_ceiling(struct rb_ctx *ctx, enum rb_backend b, struct rb_ceiling *out)
+{
+    char why[256];
+
+    rb_ceiling_clear(out);
+    if (!rb_backend_available(ctx, b, why, sizeof why)) {
+        rb_ceiling_fail(out, "%s", why);
+        return;
+    }
+    switch (b) {
+    case RB_BACKEND_SERIAL:
+        rb_ceiling_cpu(1, out);
+        return;
+    case RB_BACKEND_OMP:
+        rb_ceiling_cpu(rb_omp_max_threads(), out);
+        return;
+#if RB_HAVE_OPENCL
+    case RB_BACKEND_OPENCL:
+        rb_ceiling_opencl(ctx, out);
+        return;
+#endif
+#if RB_HAVE_CUDA
+    case RB_BACKEND_CUDA:
+        rb_ceiling_cuda(ctx, out);
+        return;
+#endif
+#if RB_HAVE_HIP
+    case RB_BACKEND_HIP:
+        rb_ceiling_hip(ctx, out);
+        return;
+#endif
+    default:
+        rb_ceiling_fail(out, "%s: no ceiling probe", rb_backend_name(b));
+    }
 }
 
 void rb_backend_release(struct rb_ctx *ctx)

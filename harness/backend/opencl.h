@@ -130,4 +130,12 @@ int rb_opencl_devices(json_t *devices, char *why, size_t len);
 /* Header version built against and each platform's version, for meta.json. */
 json_t *rb_opencl_versions(void);
 
+struct rb_ceiling;
+/* The ceilings of the run's OpenCL device (harness/ceiling.h): a
+ * clEnqueueCopyBuffer of a large buffer and the FMA kernel of
+ * kernels/opencl/rb_ceiling.cl in float and, where the device has fp64,
+ * double, timed with profiling events.  0, or RB_ENODEV / RB_EDEVICE /
+ * RB_EBUILD with the reason in out->error. */
+int rb_ceiling_opencl(struct rb_ctx *ctx, struct rb_ceiling *out);
+
 #endif

@@ -110,6 +110,36 @@ size_t givens_footprint(const struct rb_case *c)
     return bytes;
 }
 
+/* The count behind every Givens record's roofline numbers.  A rotation of
+ * rows i and j, per column, is u_i <- c u_i - s u_j and u_j <- s u_i + c u_j:
+ * two multiplies and two fused multiply-adds, 6 flops (the README's floor of
+ * 2 n^3 instructions is the same work as 4 instructions per rotation and
+ * column).  R = givens_theta_count(n, m) rotations are applied, the pairs with
+ * i >= m being dropped (paper section 5); the angles' sines and cosines, R of
+ * each, are left out.
+ *  - forward, forming U (n x n): 6 n R flops; theta read, U written.
+ *  - backward (Algorithm 3): U^fwd and M both rotated (12 flops per pair and
+ *    column) and dtheta_e = M_i . u_j - M_j . u_i accumulated by two fused
+ *    multiply-adds (4 flops): 16 n R; theta, U, Gamma read, dtheta written.
+ *  - apply mode (a batch axis, X n x B): the same per column of X, 6 B R
+ *    forward (theta and X read, Y written) and 16 B R backward (theta, Y and
+ *    dL/dY read, dtheta and dL/dX written); Y's in-place return to X is not
+ *    an output. */
+void givens_work(const struct rb_case *c, double *flops, double *bytes)
+{
+    double n = (double)rb_case_param(c, "n", 0), batch = (double)rb_case_param(c, "batch", 0);
+    double rot = (double)givens_theta_count((int)n, case_m(c));
+    double sz = (double)rb_prec_size(c->prec);
+    int backward = strcmp(c->v->algo, "backward") == 0;
+    double cols = batch > 0 ? batch : n;
+
+    *flops = (backward ? 16.0 : 6.0) * cols * rot;
+    if (batch > 0)
+        *bytes = sz * (backward ? 2.0 * rot + 3.0 * n * batch : rot + 2.0 * n * batch);
+    else
+        *bytes = sz * (backward ? 2.0 * rot + 2.0 * n * n : rot + n * n);
+}
+
 static void fill_nan(void *p, size_t len, enum rb_prec prec)
 {
     for (size_t k = 0; k < len; k++)

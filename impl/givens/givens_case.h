@@ -72,6 +72,10 @@ int givens_verify(struct rb_case *c, struct rb_check *out);
 /* Free everything; safe after a partial setup and twice. */
 void givens_teardown(struct rb_case *c);
 
+/* The roofline's work of any Givens case (struct rb_variant.work): forward
+ * or backward per c->v->algo, apply mode when the case has a batch. */
+void givens_work(const struct rb_case *c, double *flops, double *bytes);
+
 /* Timed regions of the serial variants. */
 int givens_run_forward_seq(struct rb_case *c);
 int givens_run_forward_rr(struct rb_case *c);

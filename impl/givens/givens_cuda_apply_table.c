@@ -27,7 +27,8 @@ const struct rb_variant givens_cuda_apply_variants[] = {
       .available = rb_cuda_available, .footprint = givens_cuda_apply_footprint,
       .admit = givens_cuda_apply_admit, .setup = givens_cuda_apply_setup,
       .run = givens_cuda_apply_run_forward, .verify = givens_cuda_apply_verify,
-      .teardown = givens_cuda_apply_teardown, .occupancy = givens_cuda_apply_occupancy },
+      .teardown = givens_cuda_apply_teardown, .occupancy = givens_cuda_apply_occupancy,
+      .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "apply",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
       .sizes = givens_apply_sizes, .tunables = apply_axes,
@@ -35,6 +36,7 @@ const struct rb_variant givens_cuda_apply_variants[] = {
       .available = rb_cuda_available, .footprint = givens_cuda_apply_footprint,
       .admit = givens_cuda_apply_admit, .setup = givens_cuda_apply_setup,
       .run = givens_cuda_apply_run_backward, .verify = givens_cuda_apply_verify,
-      .teardown = givens_cuda_apply_teardown, .occupancy = givens_cuda_apply_occupancy },
+      .teardown = givens_cuda_apply_teardown, .occupancy = givens_cuda_apply_occupancy,
+      .work = givens_work },
     { 0 }
 };

@@ -13,7 +13,8 @@ const struct rb_variant givens_hip_variants[] = {
       .available = rb_hip_available, .footprint = givens_hip_footprint,
       .admit = givens_hip_admit, .setup = givens_hip_setup,
       .run = givens_hip_run_forward_paper, .verify = givens_hip_verify,
-      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy },
+      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy,
+      .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "paper",
       .backend = RB_BACKEND_HIP, .precs = RB_PREC_F32 | RB_PREC_F64,
       .sizes = givens_gpu_sizes, .tunables = givens_gpu_block_axis,
@@ -21,6 +22,7 @@ const struct rb_variant givens_hip_variants[] = {
       .available = rb_hip_available, .footprint = givens_hip_footprint,
       .admit = givens_hip_admit, .setup = givens_hip_setup,
       .run = givens_hip_run_backward_paper, .verify = givens_hip_verify,
-      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy },
+      .teardown = givens_hip_teardown, .occupancy = givens_hip_occupancy,
+      .work = givens_work },
     { 0 }
 };

@@ -35,13 +35,15 @@ const struct rb_variant givens_omp_variants[] = {
       .doc = "Algorithm 2: the pairs of each block across threads, a barrier per block",
       .available = rb_omp_available, .footprint = givens_footprint,
       .admit = givens_admit, .setup = givens_setup, .run = run_forward_rr_omp,
-      .verify = givens_verify, .teardown = givens_teardown },
+      .verify = givens_verify, .teardown = givens_teardown,
+      .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "roundrobin",
       .backend = RB_BACKEND_OMP, .precs = RB_PREC_F32 | RB_PREC_F64,
       .sizes = givens_sizes, .tunables = givens_threads_axis,
       .doc = "Algorithm 3: the pairs of each block across threads, a barrier per block",
       .available = rb_omp_available, .footprint = givens_footprint,
       .admit = givens_admit, .setup = givens_setup, .run = run_backward_rr_omp,
-      .verify = givens_verify, .teardown = givens_teardown },
+      .verify = givens_verify, .teardown = givens_teardown,
+      .work = givens_work },
     { 0 }
 };

@@ -106,6 +106,41 @@ size_t sammon_footprint(const struct rb_case *c)
     return N * n * (sz + sizeof(double)) + N * m * (3 * sz + 5 * sizeof(double));
 }
 
+/* The count behind every Sammon record's roofline numbers, per iteration
+ * (notes section 3; the README's floor counts the same terms in FP32
+ * instructions).  One evaluated pair (p, j):
+ *  - input distance |x_p - x_j|^2: a subtract and a fused multiply-add per
+ *    coordinate, 3 n flops;
+ *  - output side: the m differences and |y_p - y_j|^2 (3 m), the two square
+ *    roots (1 each), the weight (d* - d) / (d* d) (a subtract, a multiply and
+ *    a divide, 1 each), and one fused multiply-add per coordinate into each
+ *    point's sum the pair feeds (2 m per point, negated for the second);
+ *  - then every point's step y_p + coef g_p, one fused multiply-add per
+ *    coordinate (2 m N).
+ * Bytes: x and y read and y written once per iteration; the recomputed
+ * input distances are the point of the paper's design and cost no bytes. */
+static void work_count(const struct rb_case *c, int symmetric, double *flops, double *bytes)
+{
+    double N = (double)rb_case_param(c, "points", 2), n = (double)rb_case_param(c, "dim", 1);
+    double m = (double)rb_case_param(c, "outdim", 2);
+    double iters = (double)rb_case_param(c, "iters", 1);
+    double pairs = symmetric ? N * (N - 1.0) / 2.0 : N * (N - 1.0);
+    double per_pair = 3.0 * n + 3.0 * m + 5.0 + (symmetric ? 4.0 : 2.0) * m;
+
+    *flops = iters * (pairs * per_pair + 2.0 * m * N);
+    *bytes = iters * (double)rb_prec_size(c->prec) * N * (n + 2.0 * m);
+}
+
+void sammon_work_all_pairs(const struct rb_case *c, double *flops, double *bytes)
+{
+    work_count(c, 0, flops, bytes);
+}
+
+void sammon_work_half_pairs(const struct rb_case *c, double *flops, double *bytes)
+{
+    work_count(c, 1, flops, bytes);
+}
+
 /* Store v in prec at k and return the value stored, as a double. */
 static double put(void *a, size_t k, enum rb_prec prec, double v)
 {

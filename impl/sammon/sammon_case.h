@@ -62,6 +62,13 @@ int sammon_verify(struct rb_case *c, struct rb_check *out);
  * s->backend first. */
 void sammon_teardown(struct rb_case *c);
 
+/* The roofline's work of a case (struct rb_variant.work): the standard
+ * forms evaluate each ordered pair, N (N - 1) a step, for the point it
+ * updates; the modified and symmetric forms each unordered pair once,
+ * N (N - 1) / 2, for both points.  The count is sammon_case.c's. */
+void sammon_work_all_pairs(const struct rb_case *c, double *flops, double *bytes);
+void sammon_work_half_pairs(const struct rb_case *c, double *flops, double *bytes);
+
 /* The variant tables. */
 extern const struct rb_variant sammon_serial_variants[];
 extern const struct rb_variant sammon_omp_variants[];

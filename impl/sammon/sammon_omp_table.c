@@ -37,6 +37,7 @@ const struct rb_variant sammon_omp_variants[] = {
              "(AVX2 where the CPU has it)",
       .available = rb_omp_available, .footprint = sammon_footprint,
       .admit = sammon_admit, .setup = sammon_cpu_setup, .run = run_omp,
-      .verify = sammon_verify, .teardown = sammon_cpu_teardown },
+      .verify = sammon_verify, .teardown = sammon_cpu_teardown,
+      .work = sammon_work_all_pairs },
     { 0 }
 };

@@ -15,15 +15,15 @@
     .occupancy = sammon_opencl_occupancy
 
 const struct rb_variant sammon_opencl_variants[] = {
-    { SAMMON_OPENCL_ENTRY, .name = "standard-flat",
+    { SAMMON_OPENCL_ENTRY, .name = "standard-flat", .work = sammon_work_all_pairs,
       .doc = "paper's 1: a work-item per point sums over all others; row-major x, y" },
-    { SAMMON_OPENCL_ENTRY, .name = "standard-transposed",
+    { SAMMON_OPENCL_ENTRY, .name = "standard-transposed", .work = sammon_work_all_pairs,
       .doc = "paper's 3: a work-item per point sums over all others; column-major x, y" },
-    { SAMMON_OPENCL_ENTRY, .name = "modified-flat",
+    { SAMMON_OPENCL_ENTRY, .name = "modified-flat", .work = sammon_work_half_pairs,
       .doc = "paper's 2: a work-item per pair, CAS-loop atomic adds, update; row-major" },
-    { SAMMON_OPENCL_ENTRY, .name = "modified-transposed",
+    { SAMMON_OPENCL_ENTRY, .name = "modified-transposed", .work = sammon_work_half_pairs,
       .doc = "paper's 4: a work-item per pair, CAS-loop atomic adds, update; column-major" },
-    { SAMMON_OPENCL_ENTRY, .name = "tiled",
+    { SAMMON_OPENCL_ENTRY, .name = "tiled", .work = sammon_work_all_pairs,
       .doc = "points in local-memory tiles, several per work-item, sum split in slices" },
     { 0 }
 };

@@ -81,6 +81,7 @@ const struct rb_variant sammon_serial_variants[] = {
       .doc = "each point sums over all others, plain loops, one thread (paper's CPU-1T)",
       .available = rb_serial_available, .footprint = sammon_footprint,
       .admit = sammon_admit, .setup = sammon_cpu_setup, .run = run_serial,
-      .verify = sammon_verify, .teardown = sammon_cpu_teardown },
+      .verify = sammon_verify, .teardown = sammon_cpu_teardown,
+      .work = sammon_work_all_pairs },
     { 0 }
 };

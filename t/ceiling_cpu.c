@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU's ceiling probe: finite positive rates within its time budget, one
+ * thread's FP32 rate at least its FP64 rate (twice the lanes per vector),
+ * and the JSON meta.json keeps. */
+#include <math.h>
+#include <string.h>
+#include "harness/backend/cpu.h"
+#include "harness/ceiling.h"
+#include "harness/timer.h"
+#include "t/tap.h"
+
+static int positive(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+static void probe(int threads)
+{
+    struct rb_ceiling c;
+    uint64_t t0 = rb_now_ns();
+    int rc = rb_ceiling_cpu(threads, &c);
+    double s = rb_ms_since(t0) * 1e-3;
+
+    tap_ok(rc == 0 && c.error[0] == '\0', "%d thread(s): probe succeeds%s%s", threads,
+           c.error[0] ? ": " : "", c.error);
+    tap_diag("%d thread(s): copy %.3g GB/s, fp32 %.4g GFLOP/s, fp64 %.4g GFLOP/s, %.2f s (%s)",
+             threads, c.copy_gbytes_per_s, c.fp32_gflops, c.fp64_gflops, s, c.method);
+    tap_ok(positive(c.copy_gbytes_per_s) && c.copy_gbytes_per_s < 1e4,
+           "%d thread(s): copy rate finite, positive, below 10 TB/s", threads);
+    tap_ok(positive(c.fp32_gflops) && positive(c.fp64_gflops),
+           "%d thread(s): FP32 and FP64 rates finite and positive", threads);
+    /* The same loop on vectors of the same width: FP32 has twice the lanes.
+     * "Roughly": a busy machine may slow one of the timings. */
+    tap_ok(c.fp32_gflops >= 0.8 * c.fp64_gflops, "%d thread(s): fp32 >= fp64, roughly",
+           threads);
+    tap_ok(s < 3.0, "%d thread(s): probe takes %.2f s < 3 s", threads, s);
+    tap_ok(c.device[0] && c.method[0], "%d thread(s): device and method named", threads);
+
+    json_t *j = rb_ceiling_json(&c);
+    tap_ok(j && json_is_real(json_object_get(j, "copy_gbytes_per_s"))
+           && json_is_real(json_object_get(j, "fp32_gflops"))
+           && json_is_real(json_object_get(j, "fp64_gflops"))
+           && json_is_null(json_object_get(j, "error")),
+           "%d thread(s): JSON has the three rates and a null error", threads);
+    json_decref(j);
+}
+
+int main(void)
+{
+    struct rb_ceiling c;
+
+    tap_plan(16);
+    probe(1);
+    probe(rb_omp_max_threads());
+    /* An unmeasured rate is null in the JSON, never a number. */
+    rb_ceiling_clear(&c);
+    rb_ceiling_fail(&c, "first reason");
+    rb_ceiling_fail(&c, "second reason");
+    json_t *j = rb_ceiling_json(&c);
+    tap_ok(j && json_is_null(json_object_get(j, "fp32_gflops"))
+           && json_is_null(json_object_get(j, "copy_gbytes_per_s")),
+           "unmeasured rates are null");
+    tap_ok(strcmp(json_string_value(json_object_get(j, "error")), "first reason") == 0,
+           "the first failure's reason is kept");
+    json_decref(j);
+    return tap_done();
+}
