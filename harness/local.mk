@@ -56,4 +56,5 @@ librb_core_a_SOURCES += %reldir%/compare.h %reldir%/compare.c %reldir%/compare_m
 # reprobench report: a run's report as HTML and Markdown from one document.
 librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.c \
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
+	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c

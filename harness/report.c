@@ -165,10 +165,11 @@ static int build(struct rb_doc *d, const char *run, const char *report, const js
             json_decref(papers);
             return RB_EIO;
         }
-        rb_report_paper(d, paper, records, figs);
+        rb_report_paper(d, paper, records, figs, meta);
         rb_report_claims(d, paper, records, hw);
         json_decref(figs);
     }
+    rb_report_roofline(d, run, report, records, meta);
     json_decref(papers);
     return d->bad ? RB_ENOMEM : 0;
 }

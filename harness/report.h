@@ -52,9 +52,14 @@ int rb_doc_write_md(const struct rb_doc *d, const char *title, FILE *f);
 void rb_report_hardware(struct rb_doc *d, const json_t *hw);
 void rb_report_build(struct rb_doc *d, const json_t *meta);
 /* A paper's records: its best configurations and its cases not ok.
- * files: its figures' names in the report folder, already copied. */
+ * files: its figures' names in the report folder, already copied; meta
+ * (may be NULL) holds the run's ceilings. */
 void rb_report_paper(struct rb_doc *d, const char *paper, const json_t *records,
-                     const json_t *files);
+                     const json_t *files, const json_t *meta);
+/* One roofline figure per backend with ceilings and work counts, drawn
+ * into the report folder. */
+void rb_report_roofline(struct rb_doc *d, const char *run, const char *report,
+                        const json_t *records, const json_t *meta);
 /* The paper's claims against ratios measured in records; hw (may be NULL)
  * tells a GPU from an OpenCL CPU device. */
 void rb_report_claims(struct rb_doc *d, const char *paper, const json_t *records,

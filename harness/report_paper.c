@@ -12,6 +12,7 @@
 struct best_row {
     const json_t *rec;
     double base_median;         /* the group's fastest baseline, NAN if none */
+    const json_t *ceiling;      /* meta.json's ceilings of its backend, or NULL */
 };
 
 typedef void cell_fn(const struct best_row *r, char *buf, size_t len);
@@ -113,6 +114,29 @@ static void cell_occupancy(const struct best_row *r, char *buf, size_t len)
     }
 }
 
+/* The achieved rate against the roofline of the record's backend: the
+ * attainable rate at its intensity is min(peak of its precision, intensity
+ * x copy bandwidth), both probed at the start of the run. */
+static void cell_roofline(const struct best_row *r, char *buf, size_t len)
+{
+    const json_t *work = json_object_get(r->rec, "work");
+    const char *prec = rb_rec_str(r->rec, "prec");
+    double gflops = json_number_value(json_object_get(work, "gflops"));
+    double ai = json_number_value(json_object_get(work, "intensity"));
+    double bw = json_number_value(json_object_get(r->ceiling, "copy_gbytes_per_s"));
+    double peak = json_number_value(json_object_get(
+        r->ceiling, strcmp(prec, "f64") == 0 ? "fp64_gflops" : "fp32_gflops"));
+    double roof = ai * bw < peak ? ai * bw : peak;
+
+    if (!json_is_object(work) || !(gflops > 0))
+        snprintf(buf, len, "-");
+    else if (!(roof > 0))
+        snprintf(buf, len, "%.3g GFLOP/s (no ceiling probed)", gflops);
+    else
+        snprintf(buf, len, "%.3g GFLOP/s, %.0f%% of %.3g (%s)", gflops, 100 * gflops / roof,
+                 roof, ai * bw < peak ? "memory" : "arithmetic");
+}
+
 static void cell_verified(const struct best_row *r, char *buf, size_t len)
 {
     const json_t *v = json_object_get(r->rec, "verify");
@@ -143,6 +167,7 @@ static const struct {
     { "samples",            cell_samples },
     { "over baseline",      cell_speedup },
     { "occupancy",          cell_occupancy },
+    { "of the roofline",    cell_roofline },
     { "verified",           cell_verified },
 };
 #define BEST_COLUMNS (sizeof best_columns / sizeof *best_columns)
@@ -196,7 +221,7 @@ static double baseline_median(const json_t *records, const json_t *rec)
     return best;
 }
 
-static void best_table(struct rb_doc *d, const json_t *records)
+static void best_table(struct rb_doc *d, const json_t *records, const json_t *ceilings)
 {
     const char *head[BEST_COLUMNS], *cells[BEST_COLUMNS];
     char text[BEST_COLUMNS][256];
@@ -212,14 +237,18 @@ static void best_table(struct rb_doc *d, const json_t *records)
                 "smallest median over its tunable settings (best.tsv holds the same rows). "
                 "Spread: the 10th to 90th percentile of its samples. Over baseline: the "
                 "baseline's median over this median at the same sizes. Occupancy: per "
-                "kernel, as the backend computed it.");
+                "kernel, as the backend computed it. Of the roofline: the achieved FP "
+                "rate over the attainable min(peak, intensity x copy bandwidth) of the "
+                "backend's ceilings probed at the start of the run (meta.json), and which "
+                "of the two bounds it.");
     table = rb_doc_table(d, head, BEST_COLUMNS);
     for (i = 0; i < json_array_size(records); i++) {
-        struct best_row r = { json_array_get(records, i), NAN };
+        struct best_row r = { json_array_get(records, i), NAN, NULL };
 
         if (!is_fastest(records, i))
             continue;
         r.base_median = baseline_median(records, r.rec);
+        r.ceiling = json_object_get(ceilings, rb_rec_str(r.rec, "backend"));
         for (c = 0; c < BEST_COLUMNS; c++)
             best_columns[c].cell(&r, text[c], sizeof text[c]);
         rb_doc_row(d, table, cells);
@@ -324,7 +353,7 @@ static void figures(struct rb_doc *d, const json_t *files)
 }
 
 void rb_report_paper(struct rb_doc *d, const char *paper, const json_t *records,
-                     const json_t *files)
+                     const json_t *files, const json_t *meta)
 {
     json_t *mine = json_array(), *rec;
     size_t i, ok = 0;
@@ -338,7 +367,7 @@ void rb_report_paper(struct rb_doc *d, const char *paper, const json_t *records,
     rb_doc_para(d, "%zu records, %zu of them successful and not failing verification.",
                 json_array_size(mine), ok);
     figures(d, files);
-    best_table(d, mine);
+    best_table(d, mine, json_object_get(meta, "ceilings"));
     not_ok_table(d, mine);
     json_decref(mine);
 }
