@@ -8,18 +8,8 @@
 #include "harness/backend/backend.h"
 #include "harness/ceiling.h"
 #include "harness/error.h"
+#include "harness/record.h"
 #include "harness/timer.h"
-
-/* Tabs and newlines would split the row. */
-static void put_text(FILE *f, const char *s)
-{
-    if (!s || !*s) {
-        fputs("-", f);
-        return;
-    }
-    for (; *s; s++)
-        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
 
 static void put_rate(FILE *f, const json_t *v)
 {
@@ -45,9 +35,9 @@ static int write_tsv(const char *dir, const json_t *ceilings, char *err, size_t 
     }
     fputs("backend\tdevice\tcopy_gbps\tfp32_gflops\tfp64_gflops\n", f);
     json_object_foreach((json_t *)ceilings, backend, c) {
-        put_text(f, backend);
+        rb_tsv_put_text(f, backend);
         fputc('\t', f);
-        put_text(f, json_string_value(json_object_get(c, "device")));
+        rb_tsv_put_text(f, json_string_value(json_object_get(c, "device")));
         put_rate(f, json_object_get(c, "copy_gbytes_per_s"));
         put_rate(f, json_object_get(c, "fp32_gflops"));
         put_rate(f, json_object_get(c, "fp64_gflops"));

@@ -39,6 +39,10 @@ int rb_record_key(const json_t *rec, char *buf, size_t len);
 /* Write records (an array) as TSV for gnuplot: fixed columns, then one column
  * per axis name found, "NaN" where a record lacks it.  0 or RB_EIO. */
 int rb_records_write_tsv(const json_t *records, FILE *f);
+/* A TSV text field: tabs and newlines (which would split a row) become
+ * spaces, and an empty or NULL string "-" (gnuplot would see a missing
+ * field). */
+void rb_tsv_put_text(FILE *f, const char *s);
 /* The same columns, one row per series and size (paper, algo, variant,
  * backend, precision, sizes): its fastest successful tunable setting. */
 int rb_records_write_best_tsv(const json_t *records, FILE *f);

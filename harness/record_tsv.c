@@ -20,9 +20,7 @@ static const char *const stat_keys[] = {
 static const char *const work_columns[] = { "gflops", "gbps", "intensity" };
 static const char *const work_keys[] = { "gflops", "gbytes_per_s", "intensity" };
 
-/* Tabs and newlines would split a row; an empty string would make gnuplot
- * see a missing field. */
-static void put_text(FILE *f, const char *s)
+void rb_tsv_put_text(FILE *f, const char *s)
 {
     if (!s || !*s) {
         fputs("-", f);
@@ -188,11 +186,11 @@ static void put_row(FILE *f, const json_t *rec, const json_t *names, const json_
     size_t i;
 
     for (i = 0; i < sizeof text_columns / sizeof *text_columns; i++) {
-        put_text(f, field(rec, text_columns[i]));
+        rb_tsv_put_text(f, field(rec, text_columns[i]));
         fputc('\t', f);
     }
     fprintf(f, "%d\t", json_is_true(json_object_get(rec, "baseline")));
-    put_text(f, field(rec, "status"));
+    rb_tsv_put_text(f, field(rec, "status"));
     json_array_foreach(names, i, name) {
         fputc('\t', f);
         put_number(f, axis_value(rec, json_string_value(name)));
