@@ -9,6 +9,7 @@
 #include "harness/cli.h"
 #include "harness/error.h"
 #include "harness/execute.h"
+#include "harness/fault.h"
 #include "harness/parse.h"
 #include "harness/plot.h"
 #include "harness/progress.h"
@@ -225,6 +226,10 @@ int rb_cli_run(int argc, char **argv)
     ctx.seed = (uint64_t)time(NULL);
     if ((rc = parse_args(argc, argv, &o, &ctx)))
         return rc < 0 ? 0 : rc;
+    if (rb_fault_init(err, sizeof err)) {
+        rb_ctx_release(&ctx);
+        return rb_cli_usage_error("%s", err);
+    }
 
     /* A run to resume must exist before anything is planned; a new run
      * directory is made only once the plan is known to be good. */
@@ -283,7 +288,8 @@ int rb_cli_run(int argc, char **argv)
             continue;
         }
         if ((rc = rb_case_execute(c, &o.policy, &run, &tally, err, sizeof err))) {
-            fprintf(stderr, "\nreprobench: %s\n", err);
+            fprintf(stderr, "%sreprobench: %s\n", ctx.quiet ? "" : "\n", err);
+            rc = 1;
             goto out;
         }
     }
@@ -299,7 +305,7 @@ int rb_cli_run(int argc, char **argv)
     if (!o.no_plot && (rc = rb_plot_run(run.dir, ctx.quiet, err, sizeof err)))
         fprintf(stderr, "reprobench: plots not drawn: %s\n", err);
     rb_tally_print(&tally, run.dir);
-    rc = tally.failed ? 1 : 0;
+    rc = tally.failed || tally.nodevice ? 1 : 0;
 out:
     rb_run_close(&run);
     rb_plan_free(&plan);
