@@ -294,8 +294,9 @@ int rb_cli_run(int argc, char **argv)
         }
     }
     if (stop_signal) {
-        fprintf(stderr, "\nreprobench: interrupted; the records so far are complete. "
-                "Continue with: reprobench run --resume %s (same options)\n", run.dir);
+        fprintf(stderr, "%sreprobench: interrupted; the records so far are complete. "
+                "Continue with: reprobench run --resume %s (same options)\n",
+                ctx.quiet ? "" : "\n", run.dir);
         rc = 128 + stop_signal;
         goto out;
     }

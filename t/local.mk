@@ -145,3 +145,8 @@ EXTRA_DIST += t/cli_compare.sh
 # headless Chromium where one is installed.
 TESTS += t/cli_report.sh t/report_browser.sh
 EXTRA_DIST += t/cli_report.sh t/report_browser.sh
+
+# Faults during a sweep: RB_FAULT injections, a broken OpenCL source, SIGTERM
+# and resume, a full disk.
+TESTS += t/faults.sh
+EXTRA_DIST += t/faults.sh
