@@ -58,8 +58,15 @@ struct run_opts {
 
 static volatile sig_atomic_t stop_signal;
 
+/* The first signal stops the sweep after the current case; a second one
+ * abandons that case at once (a record cut short by it is a last line
+ * without a newline, which readers skip and --resume cuts off). */
 static void on_signal(int sig)
 {
+    if (stop_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
     stop_signal = sig;
 }
 

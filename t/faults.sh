@@ -44,9 +44,9 @@ whole_lines() {
 
 has_opencl=$("$RB_BIN" list 2>/dev/null | grep -c 'givens *forward *paper *opencl .* yes$')
 
-tap_plan 16
+tap_plan 17
 
-# 1-4: each kind on a cheap CPU variant; the other two cases run on.
+# Each kind on a cheap CPU variant; the other two cases run on.
 RB_FAULT=oom@givens/forward/sequential serial oom
 expect "oom: setup fails, labelled injected; the sweep goes on; exit 1" sequential failed \
     setup "fault injected: oom: [0-9]* bytes of serial memory: out of memory" 1
@@ -63,13 +63,13 @@ expect "nodevice: skipped with the reason at stage 'available'; exit 1" sequenti
 tap_ok $([ "$others" -eq 2 ] && grep -q 'found no device' "$tmp/err"; echo $?) \
     "nodevice: the other cases ran ($others ok) and the summary names the missing device"
 
-# 5: a malformed RB_FAULT is bad input.
+# A malformed RB_FAULT is bad input.
 RB_FAULT=melt@givens serial badspec
 tap_ok $([ "$st" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && grep -q "^reprobench: RB_FAULT: 'melt@givens'" "$tmp/err"; echo $?) \
     "a malformed RB_FAULT is a one-line error, exit 2"
 
-# 6: a device named explicitly but absent stays an error before the sweep.
+# A device named explicitly but absent stays an error before the sweep.
 if "$RB_BIN" list 2>/dev/null | grep -q ' cuda .* yes$'; then
     tap_skip "a CUDA device is present here"
 else
@@ -78,7 +78,7 @@ else
         "--backend cuda without a device: exit 2, no run directory"
 fi
 
-# 7-9: OpenCL through its real error paths (PoCL here).
+# OpenCL through its real error paths (PoCL here).
 if [ "$has_opencl" -eq 0 ]; then
     for what in oom launch "broken .cl"; do tap_skip "OpenCL $what: no OpenCL device"; done
 else
@@ -100,7 +100,7 @@ else
              echo $?) "broken .cl: the whole log in build-givens_paper_forward.log"
 fi
 
-# 10-12: SIGTERM after the first record, then resume.
+# SIGTERM after the first record, then resume.
 args="--paper givens --backend serial --n 16,18,20,22 --m 0 --prec f32 --warmup 1
       --min-samples 1 --min-time 0.001 --no-plot --quiet"
 # shellcheck disable=SC2086
@@ -125,7 +125,25 @@ tap_ok $([ "$st" -eq 0 ] && [ "$(wc -l < "$run/records.jsonl")" -eq 12 ] && [ "$
     && whole_lines "$run/records.jsonl"; echo $?) \
     "resume: exit $st, every case once (12 records, $dups duplicate keys)"
 
-# 13: the disk fills in the middle of a record (RB_FAULT=nospace).
+# A second SIGTERM abandons a slow case at once; resume runs it.
+RB_INJECT_DELAY='givens/*/*:3000' "$RB_BIN" run $args --out "$tmp/sig2" 2>"$tmp/err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! [ -e "$(ls "$tmp"/sig2/*/records.jsonl 2>/dev/null | head -n 1)" ]; do
+    sleep 0.05; i=$((i + 1))
+done
+sleep 0.3
+kill -TERM $pid
+sleep 0.2
+kill -TERM $pid
+wait $pid; st=$?
+run=$(ls -d "$tmp"/sig2/*/ | head -n 1)
+n=$(wc -l < "$run/records.jsonl")
+# shellcheck disable=SC2086
+"$RB_BIN" run $args --resume "$run" 2>/dev/null; st2=$?
+tap_ok $([ "$st" -eq 143 ] && [ "$n" -eq 0 ] && [ "$st2" -eq 0 ]     && [ "$(wc -l < "$run/records.jsonl")" -eq 12 ] && whole_lines "$run/records.jsonl";     echo $?) "second SIGTERM: killed mid-case (exit $st, $n records), resume completes it"
+
+# The disk fills in the middle of a record (RB_FAULT=nospace).
 RB_FAULT=nospace@givens/backward/roundrobin serial nospace
 tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && grep -q "^reprobench: could not append to .*records.jsonl: No space left on device" \
@@ -133,7 +151,7 @@ tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && [ "$(wc -l < "$run/records.jsonl")" -eq 2 ] && whole_lines "$run/records.jsonl"; \
     echo $?) "nospace: one-line error naming the file and ENOSPC, exit 1, 2 whole records"
 
-# 14: a real write limit (ulimit -f, EFBIG): resume a 3-record run under a
+# A real write limit (ulimit -f, EFBIG): resume a 3-record run under a
 # limit half a record above its size.
 serial full
 "$RB_BIN" run --resume "$run" --prec f32 --min-samples 2 --min-time 0.001 --no-plot --quiet \
