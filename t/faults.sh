@@ -94,8 +94,9 @@ else
     printf '__kernel void k(__global float *x) { x[0] = no_such_name_q7; }\n' \
         > "$tmp/cl/givens_paper_forward.cl"
     ocl clbuild --cl-dir "$tmp/cl"
+    head="build of givens_paper_forward.cl failed: CL_BUILD_PROGRAM_FAILURE.*no_such_name_q7"
     expect "broken .cl: a build failure whose message holds the log's head" paper failed \
-        setup "build of givens_paper_forward.cl failed: CL_BUILD_PROGRAM_FAILURE.*no_such_name_q7" 1
+        setup "$head" 1
     tap_ok $(grep -q no_such_name_q7 "$run/build-givens_paper_forward.log" 2>/dev/null; \
              echo $?) "broken .cl: the whole log in build-givens_paper_forward.log"
 fi
@@ -141,7 +142,9 @@ run=$(ls -d "$tmp"/sig2/*/ | head -n 1)
 n=$(wc -l < "$run/records.jsonl")
 # shellcheck disable=SC2086
 "$RB_BIN" run $args --resume "$run" 2>/dev/null; st2=$?
-tap_ok $([ "$st" -eq 143 ] && [ "$n" -eq 0 ] && [ "$st2" -eq 0 ]     && [ "$(wc -l < "$run/records.jsonl")" -eq 12 ] && whole_lines "$run/records.jsonl";     echo $?) "second SIGTERM: killed mid-case (exit $st, $n records), resume completes it"
+tap_ok $([ "$st" -eq 143 ] && [ "$n" -eq 0 ] && [ "$st2" -eq 0 ] \
+    && [ "$(wc -l < "$run/records.jsonl")" -eq 12 ] && whole_lines "$run/records.jsonl"; \
+    echo $?) "second SIGTERM: killed mid-case (exit $st, $n records), resume completes it"
 
 # The disk fills in the middle of a record (RB_FAULT=nospace).
 RB_FAULT=nospace@givens/backward/roundrobin serial nospace
@@ -159,12 +162,14 @@ serial full
 unit=$( (ulimit -f 1; trap '' XFSZ; head -c 4096 /dev/zero > "$tmp/unit") 2>/dev/null; \
         wc -c < "$tmp/unit")
 size=$(wc -c < "$run/records.jsonl")
-largest=$(ls -l "$run" | awk 'NR > 1 && $NF != "records.jsonl" { if ($5 > m) m = $5 } END { print m + 0 }')
+largest=$(ls -l "$run" \
+    | awk 'NR > 1 && $NF != "records.jsonl" { if ($5 > m) m = $5 } END { print m + 0 }')
 head -n 3 "$run/records.jsonl" > "$tmp/three"
 cp "$tmp/three" "$run/records.jsonl"
 three=$(wc -c < "$run/records.jsonl")
 limit=$(( (three + (size - three) / 6) / unit ))
-if [ "$unit" -lt 512 ] || [ $((limit * unit)) -le "$three" ] || [ "$largest" -ge $((limit * unit)) ]
+if [ "$unit" -lt 512 ] || [ $((limit * unit)) -le "$three" ] \
+    || [ "$largest" -ge $((limit * unit)) ]
 then
     tap_skip "write limit: the run's other files ($largest bytes) exceed the limit"
 else
