@@ -10,6 +10,7 @@
 #include "harness/cli.h"
 #include "harness/error.h"
 #include "harness/execute.h"
+#include "harness/fault.h"
 #include "harness/parse.h"
 #include "harness/plot.h"
 #include "harness/progress.h"
@@ -59,8 +60,15 @@ struct run_opts {
 
 static volatile sig_atomic_t stop_signal;
 
+/* The first signal stops the sweep after the current case; a second one
+ * abandons that case at once (a record cut short by it is a last line
+ * without a newline, which readers skip and --resume cuts off). */
 static void on_signal(int sig)
 {
+    if (stop_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
     stop_signal = sig;
 }
 
@@ -238,6 +246,10 @@ int rb_cli_run(int argc, char **argv)
     ctx.seed = (uint64_t)time(NULL);
     if ((rc = parse_args(argc, argv, &o, &ctx)))
         return rc < 0 ? 0 : rc;
+    if (rb_fault_init(err, sizeof err)) {
+        rb_ctx_release(&ctx);
+        return rb_cli_usage_error("%s", err);
+    }
 
     /* A run to resume must exist before anything is planned; a new run
      * directory is made only once the plan is known to be good. */
@@ -301,13 +313,15 @@ int rb_cli_run(int argc, char **argv)
             continue;
         }
         if ((rc = rb_case_execute(c, &o.policy, &run, &tally, err, sizeof err))) {
-            fprintf(stderr, "\nreprobench: %s\n", err);
+            fprintf(stderr, "%sreprobench: %s\n", ctx.quiet ? "" : "\n", err);
+            rc = 1;
             goto out;
         }
     }
     if (stop_signal) {
-        fprintf(stderr, "\nreprobench: interrupted; the records so far are complete. "
-                "Continue with: reprobench run --resume %s (same options)\n", run.dir);
+        fprintf(stderr, "%sreprobench: interrupted; the records so far are complete. "
+                "Continue with: reprobench run --resume %s (same options)\n",
+                ctx.quiet ? "" : "\n", run.dir);
         rc = 128 + stop_signal;
         goto out;
     }
@@ -317,7 +331,7 @@ int rb_cli_run(int argc, char **argv)
     if (!o.no_plot && (rc = rb_plot_run(run.dir, ctx.quiet, err, sizeof err)))
         fprintf(stderr, "reprobench: plots not drawn: %s\n", err);
     rb_tally_print(&tally, run.dir);
-    rc = tally.failed ? 1 : 0;
+    rc = tally.failed || tally.nodevice ? 1 : 0;
 out:
     rb_run_close(&run);
     rb_plan_free(&plan);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* One case from setup to record. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "harness/error.h"
 #include "harness/execute.h"
+#include "harness/fault.h"
 #include "harness/record.h"
 #include "harness/sweep.h"
 
@@ -18,6 +20,44 @@ static void note_failure(struct rb_tally *t, const struct rb_case *c, const char
     t->failed++;
 }
 
+/* The device may have gone since the sweep was planned (or RB_FAULT says
+ * so): the case is skipped with the reason, and the sweep goes on. */
+static int check_device(struct rb_case *c)
+{
+    char why[sizeof c->msg - 32];
+
+    if (rb_fault_by_harness(c, RB_FAULT_NODEVICE))
+        return rb_fail(c, RB_ESKIP, "fault injected: nodevice: no device for %s",
+                       rb_backend_name(c->v->backend));
+    why[0] = '\0';
+    if (!c->v->available(c->ctx, why, sizeof why))
+        return rb_fail(c, RB_ESKIP, "no device: %s", why[0] ? why : "not available");
+    return 0;
+}
+
+/* The harness's stand-ins for faults a backend cannot be made to have. */
+static int injected_setup_fault(struct rb_case *c)
+{
+    if (rb_fault_by_harness(c, RB_FAULT_OOM))
+        return rb_fail(c, RB_ENOMEM, "fault injected: oom: %zu bytes of %s memory: %s",
+                       c->v->footprint ? c->v->footprint(c) : 0,
+                       rb_backend_name(c->v->backend), rb_strerror(RB_ENOMEM));
+    return 0;
+}
+
+/* Verify ran on the real output; its result is kept in the record and only
+ * the verdict is overturned. */
+static int injected_verify_fault(struct rb_case *c, struct rb_check *check)
+{
+    if (!rb_fault_by_harness(c, RB_FAULT_VERIFY))
+        return 0;
+    int real = check->pass;
+    check->pass = 0;
+    return rb_fail(c, RB_EVERIFY, "fault injected: verify (the real check %s: %s error %.3g, "
+                   "tolerance %.3g)", real ? "passed" : "failed", check->method, check->error,
+                   check->tolerance);
+}
+
 int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run *run,
                     struct rb_tally *t, char *err, size_t errlen)
 {
@@ -29,11 +69,18 @@ int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run 
 
     c->msg[0] = '\0';
     c->state = NULL;
-    if ((rc = c->v->setup(c))) {
+    if ((rc = check_device(c))) {
+        o.stage = "available";
+        goto record;
+    }
+    if ((rc = injected_setup_fault(c)) || (rc = c->v->setup(c))) {
         o.stage = "setup";
         goto record;
     }
-    if ((rc = rb_measure(c, p, &m))) {
+    if (rb_fault_by_harness(c, RB_FAULT_LAUNCH))
+        rc = rb_fail(c, RB_ELAUNCH, "fault injected: launch: %s",
+                     rb_strerror(RB_ELAUNCH));
+    if (rc || (rc = rb_measure(c, p, &m))) {
         o.stage = "run";
         goto record;
     }
@@ -43,7 +90,9 @@ int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run 
         goto record;
     }
     o.check = &check;
-    if (!check.pass) {
+    if ((rc = injected_verify_fault(c, &check))) {
+        o.stage = "verify";
+    } else if (!check.pass) {
         rc = rb_fail(c, RB_EVERIFY, "verification failed: %s error %.3g > tolerance %.3g",
                      check.method, check.error, check.tolerance);
         o.stage = "verify";
@@ -59,17 +108,25 @@ record:
     if (c->v->teardown)
         c->v->teardown(c);
     c->state = NULL;
+    /* A device gone after planning: skipped, but counted as a fault. */
+    int nodevice = o.stage && ((rc == RB_ESKIP && !strcmp(o.stage, "available"))
+                               || (rc == RB_ENODEV && !strcmp(o.stage, "setup")));
+    if (nodevice)
+        rc = RB_ESKIP;
     if (rc == RB_ESKIP) {
         o.status = "skipped";
         t->skipped++;
+        t->nodevice += (size_t)nodevice;
     } else if (rc) {
         o.status = "failed";
         if (!c->msg[0])
             rb_fail(c, rc, "%s", rb_strerror(rc));
+        rb_fault_label(c);
         note_failure(t, c, o.stage);
     } else {
         t->ok++;
     }
+    rb_fault_label(c);          /* no-op when already labelled above */
     o.message = c->msg;
     json_t *rec = rb_record_json(c, &o);
     rb_measurement_free(&m);
@@ -77,17 +134,21 @@ record:
         snprintf(err, errlen, "could not build the record (out of memory)");
         return RB_ENOMEM;
     }
+    errno = 0;
     rc = rb_run_append(run, rec);
+    int why = errno;
     json_decref(rec);
     if (rc)
         snprintf(err, errlen, "could not append to %s/records.jsonl: %s (the records "
-                 "written so far are whole)", run->dir, rb_strerror(rc));
+                 "written so far are whole)", run->dir, why ? strerror(why) : rb_strerror(rc));
     return rc;
 }
 
 void rb_tally_print(const struct rb_tally *t, const char *run_dir)
 {
     fprintf(stderr, "reprobench: %zu ok, %zu failed, %zu skipped", t->ok, t->failed, t->skipped);
+    if (t->nodevice)
+        fprintf(stderr, " (%zu found no device)", t->nodevice);
     if (t->resumed)
         fprintf(stderr, ", %zu already recorded", t->resumed);
     fprintf(stderr, "; results in %s\n", run_dir);

@@ -8,6 +8,7 @@ librb_core_a_SOURCES += \
 	%reldir%/registry.h \
 	%reldir%/cli.h %reldir%/cli_run.c %reldir%/cli_list.c %reldir%/cli_info.c \
 	%reldir%/cli_plot.c %reldir%/execute.h %reldir%/execute.c \
+	%reldir%/fault.h %reldir%/fault.c \
 	%reldir%/parse.h %reldir%/parse.c \
 	%reldir%/stats.h %reldir%/stats.c \
 	%reldir%/timer.h %reldir%/timer.c \

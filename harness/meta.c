@@ -53,7 +53,7 @@ static json_t *environment(void)
 {
     static const char *const names[] = {
         "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "CUDA_VISIBLE_DEVICES",
-        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RB_CL_DIR", "RB_INJECT_DELAY",
+        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RB_CL_DIR", "RB_INJECT_DELAY", "RB_FAULT",
     };
     json_t *env = json_object();
     int bad = 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/error.h"
+#include "harness/fault.h"
 #include "harness/json_build.h"
 #include "harness/record.h"
 #include "harness/sweep.h"
@@ -272,6 +273,17 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     return rb_json_finish(rec, bad);
 }
 
+/* The bytes of a len-byte line the disk takes: all, or half of it when
+ * RB_FAULT=nospace@... names the record's variant (a disk filling up
+ * mid-record). */
+static size_t injected_room(const json_t *rec, size_t len)
+{
+    const char *paper = json_string_value(json_object_get(rec, "paper"));
+    const char *algo = json_string_value(json_object_get(rec, "algo"));
+    const char *name = json_string_value(json_object_get(rec, "variant"));
+    return rb_fault_hit(paper, algo, name, RB_FAULT_NOSPACE) ? len / 2 : len;
+}
+
 /* The line goes out in write(2) calls on the descriptor, not through the
  * stream's buffer: after a failure no buffered half line can reach the file
  * later, and the file is cut back to its previous length. */
@@ -280,8 +292,8 @@ int rb_record_append(FILE *f, const json_t *rec)
     char *text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
     struct stat st;
     off_t before = -1;
-    size_t len, done = 0;
-    int fd = fileno(f), status = 0;
+    size_t len, done = 0, room;
+    int fd = fileno(f), status = 0, why = 0;
 
     if (!text)
         return RB_EIO;
@@ -293,23 +305,28 @@ int rb_record_append(FILE *f, const json_t *rec)
         before = st.st_size;
     len = strlen(text);
     text[len++] = '\n';         /* json_dumps' terminating NUL becomes the newline */
+    room = injected_room(rec, len);
     while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
+        ssize_t w = done < room ? write(fd, text + done, room - done) : (errno = ENOSPC, -1);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
+            why = w < 0 ? errno : EIO;
             status = RB_EIO;
             break;
         }
         done += (size_t)w;
     }
     /* Pipes and terminals cannot be synced; that is not a lost record. */
-    if (!status && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+    if (!status && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        why = errno;
         status = RB_EIO;
+    }
     if (status && before >= 0 && ftruncate(fd, before) != 0)
         fprintf(stderr, "reprobench: could not cut back a partial record: %s\n",
                 strerror(errno));
     free(text);
+    errno = why;                /* the caller names the cause */
     return status;
 }
 

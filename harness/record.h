@@ -24,7 +24,8 @@ struct rb_outcome {
 /* Build the record object of a case (a new reference). */
 json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o);
 
-/* Append rec as one line and flush it to disk.  0 or RB_EIO. */
+/* Append rec as one line and flush it to disk.  0, or RB_EIO with errno
+ * saying why (the file is cut back to where it was). */
 int rb_record_append(FILE *f, const json_t *rec);
 
 /* Read every record of a records.jsonl file into a new JSON array.  A final

@@ -153,3 +153,8 @@ EXTRA_DIST += t/cli_ceilings.sh
 t_work_counts_SOURCES = t/work_counts.c harness/registry.c
 t_work_counts_LDADD = $(RB_TEST_LIBS)
 t_ceiling_cpu_LDADD = $(RB_TEST_LIBS)
+
+# Faults during a sweep: RB_FAULT injections, a broken OpenCL source, SIGTERM
+# and resume, a full disk.
+TESTS += t/faults.sh
+EXTRA_DIST += t/faults.sh

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "harness/fault.h"
 #include "harness/timer.h"
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_opencl.h"
@@ -95,6 +96,7 @@ size_t sammon_opencl_footprint(const struct rb_case *c)
 static int buffer(struct rb_case *c, struct sammon_opencl *b, size_t bytes, cl_mem *out)
 {
     cl_int err;
+    bytes = rb_fault_buffer_bytes(c, bytes);    /* RB_FAULT=oom: a size no device holds */
     *out = clCreateBuffer(b->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
         || err == CL_INVALID_BUFFER_SIZE)
