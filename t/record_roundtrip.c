@@ -35,7 +35,7 @@ static const struct rb_variant variant = {
 static const char *const key_order[] = {
     "schema", "key", "paper", "algo", "variant", "backend", "prec", "device", "baseline",
     "sizes", "tunables", "seed", "status", "stage", "message", "timer", "samples_ms",
-    "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify", "time",
+    "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify", "metrics", "time",
 };
 
 static uint64_t rng;
