@@ -93,3 +93,18 @@ t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h harness/registry.c
 nodist_EXTRA_t_givens_hip_SOURCES = build-aux/link-cxx.cxx
 t_givens_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
+# Under --enable-sanitizers: leaks and undefined behaviour fail the test.
+# protect_shadow_gap=0 lets the CUDA driver map memory where ASan would
+# reserve it; the slow unwinder lets t/lsan.supp see past libraries built
+# without frame pointers.  Options already in the environment come last and
+# win.
+if RB_SANITIZE
+AM_TESTS_ENVIRONMENT += \
+	ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; \
+	export ASAN_OPTIONS; \
+	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/t/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	export LSAN_OPTIONS; \
+	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; \
+	export UBSAN_OPTIONS;
+endif RB_SANITIZE
+EXTRA_DIST += t/lsan.supp
