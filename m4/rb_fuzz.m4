@@ -11,7 +11,8 @@ AC_ARG_ENABLE([fuzz],
 AS_IF([test "x$enable_fuzz" = xyes && test -z "$CC"], [
   AC_CHECK_PROGS([CC], [clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14])
   AS_IF([test -z "$CC"],
-    [AC_MSG_ERROR([--enable-fuzz needs clang (libFuzzer is part of it) and none is on PATH: install it (Debian: apt-get install clang) or name one with CC=])])
+    [AC_MSG_ERROR([--enable-fuzz needs clang, which brings libFuzzer, and none is
+      on PATH: install it (Debian: apt-get install clang) or name one with CC=])])
   AS_IF([test -z "$CXX"], [CXX=`echo "$CC" | sed "s/clang/clang++/"`])
 ])
 ])
@@ -32,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return data && si
   CFLAGS=$rb_save_CFLAGS
   AC_MSG_RESULT([$rb_fuzz_ok])
   AS_IF([test $rb_fuzz_ok = no],
-    [AC_MSG_ERROR([--enable-fuzz needs clang with libFuzzer; $CC cannot link -fsanitize=fuzzer (Debian: apt-get install clang, then configure CC=clang --enable-fuzz)])])
+    [AC_MSG_ERROR([--enable-fuzz needs clang with libFuzzer; $CC cannot link
+      -fsanitize=fuzzer (Debian: apt-get install clang; configure CC=clang --enable-fuzz)])])
   RB_FUZZ_LDFLAGS="-fsanitize=fuzzer"
   rb_fuzz_why="libFuzzer targets with $CC (make fuzz)"
 ])

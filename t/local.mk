@@ -99,12 +99,12 @@ endif RB_HAVE_HIP
 # without frame pointers.  Options already in the environment come last and
 # win.
 if RB_SANITIZE
+RB_ASAN_OPTIONS = detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0
+RB_LSAN_OPTIONS = suppressions=$(abs_top_srcdir)/t/lsan.supp:print_suppressions=0
+RB_UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 AM_TESTS_ENVIRONMENT += \
-	ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; \
-	export ASAN_OPTIONS; \
-	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/t/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
-	export LSAN_OPTIONS; \
-	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; \
-	export UBSAN_OPTIONS;
+	ASAN_OPTIONS="$(RB_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; export ASAN_OPTIONS; \
+	LSAN_OPTIONS="$(RB_LSAN_OPTIONS)$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; export LSAN_OPTIONS; \
+	UBSAN_OPTIONS="$(RB_UBSAN_OPTIONS)$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; export UBSAN_OPTIONS;
 endif RB_SANITIZE
 EXTRA_DIST += t/lsan.supp
