@@ -108,3 +108,7 @@ AM_TESTS_ENVIRONMENT += \
 	UBSAN_OPTIONS="$(RB_UBSAN_OPTIONS)$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; export UBSAN_OPTIONS;
 endif RB_SANITIZE
 EXTRA_DIST += t/lsan.supp
+# Inputs the fuzz targets (fuzz/) crashed on, fixed and kept as tests.
+check_PROGRAMS += t/parse_fuzz_finds
+TESTS += t/parse_fuzz_finds
+t_parse_fuzz_finds_LDADD = $(RB_TEST_LIBS)
