@@ -109,6 +109,8 @@ AM_TESTS_ENVIRONMENT += \
 endif RB_SANITIZE
 EXTRA_DIST += t/lsan.supp
 # Inputs the fuzz targets (fuzz/) crashed on, fixed and kept as tests.
-check_PROGRAMS += t/parse_fuzz_finds
-TESTS += t/parse_fuzz_finds
+check_PROGRAMS += t/parse_fuzz_finds t/record_fuzz_finds
+TESTS += t/parse_fuzz_finds t/record_fuzz_finds
 t_parse_fuzz_finds_LDADD = $(RB_TEST_LIBS)
+t_record_fuzz_finds_SOURCES = t/record_fuzz_finds.c harness/registry.c
+t_record_fuzz_finds_LDADD = $(RB_TEST_LIBS)
