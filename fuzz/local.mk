@@ -45,7 +45,7 @@ fuzz: $(RB_FUZZ_TARGETS)
 	    echo "$$res: $$name ($${runs:-0} inputs in $$secs s)"; \
 	    printf ':test-result: %s\n' $$res >fuzz/$$name.trs; \
 	done; \
-	test -z "$$failed" || { echo "make fuzz: crashed:$$failed (see fuzz/*.log)" >&2; exit 1; }
+	test -z "$$failed" || { echo "make fuzz: failed:$$failed (see fuzz/NAME.log)" >&2; exit 1; }
 else !RB_FUZZ
 fuzz:
 	@echo "make fuzz: configure with --enable-fuzz (needs clang) first" >&2; exit 1
