@@ -11,6 +11,10 @@ pkgs="autoconf automake make gcc g++ pkg-config git
       ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo libclblast-dev
       libopenblas-dev liblapacke-dev gnuplot-nox"
 $SUDO apt-get update -q
+# The fuzz targets need clang and its runtime libraries (libFuzzer, ASan),
+# packaged apart from it on Debian 12.
+pkgs="$pkgs clang"
+if apt-cache show libclang-rt-dev >/dev/null 2>&1; then pkgs="$pkgs libclang-rt-dev"; fi
 # Debian's hipcc compiles the HIP sources for AMD targets, even without a GPU.
 if apt-cache show hipcc >/dev/null 2>&1; then pkgs="$pkgs hipcc libamdhip64-dev"; fi
 # shellcheck disable=SC2086

@@ -73,7 +73,10 @@ static int parse_item(char *tok, long long min, long long max, long long *out,
             return RB_EINVAL;
         }
         out[(*n)++] = v;
-        if (pow2 ? v > b / 2 : v > b - step)    /* next value past b, or overflow */
+        /* Stop when the next value would pass b (or overflow).  b - v, done
+         * unsigned, is exact for any v <= b; b - step could overflow. */
+        if (pow2 ? v > b / 2
+                 : (unsigned long long)b - (unsigned long long)v < (unsigned long long)step)
             break;
         v = pow2 ? v * 2 : v + step;
     }

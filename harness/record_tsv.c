@@ -71,7 +71,10 @@ static int is_ok(const json_t *rec)
  * sizes; tunables are what the speedup is about, so they do not count. */
 static char *group_key(const json_t *rec)
 {
-    char *sizes = json_dumps(json_object_get(rec, "sizes"),
+    /* A record without sizes (edited by hand) groups as "null", so that NULL
+     * below means out of memory only. */
+    const json_t *size_obj = json_object_get(rec, "sizes");
+    char *sizes = json_dumps(size_obj ? size_obj : json_null(),
                              JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
     const char *paper = field(rec, "paper"), *algo = field(rec, "algo");
     const char *prec = field(rec, "prec");
@@ -278,8 +281,12 @@ static int write_tsv(const json_t *records, FILE *f, int fastest_only)
         goto out_free;
     }
     fputs("key\tpaper\talgo\tvariant\tbackend\tprec\tdevice\tbaseline\tstatus", f);
-    json_array_foreach(names, i, name)
-        fprintf(f, "\t%s", json_string_value(name));
+    /* Names come from the file: one with a tab or newline must not split
+     * the header. */
+    json_array_foreach(names, i, name) {
+        fputc('\t', f);
+        rb_tsv_put_text(f, json_string_value(name));
+    }
     for (i = 0; i < sizeof stat_columns / sizeof *stat_columns; i++)
         fprintf(f, "\t%s", stat_columns[i]);
     fputs("\tsamples\tverify_pass\tverify_error\toccupancy\tspeedup", f);

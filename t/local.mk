@@ -158,3 +158,24 @@ t_ceiling_cpu_LDADD = $(RB_TEST_LIBS)
 # and resume, a full disk.
 TESTS += t/faults.sh
 EXTRA_DIST += t/faults.sh
+# Under --enable-sanitizers: leaks and undefined behaviour fail the test.
+# protect_shadow_gap=0 lets the CUDA driver map memory where ASan would
+# reserve it; the slow unwinder lets t/lsan.supp see past libraries built
+# without frame pointers.  Options already in the environment come last and
+# win.
+if RB_SANITIZE
+RB_ASAN_OPTIONS = detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0
+RB_LSAN_OPTIONS = suppressions=$(abs_top_srcdir)/t/lsan.supp:print_suppressions=0
+RB_UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
+AM_TESTS_ENVIRONMENT += \
+	ASAN_OPTIONS="$(RB_ASAN_OPTIONS)$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; export ASAN_OPTIONS; \
+	LSAN_OPTIONS="$(RB_LSAN_OPTIONS)$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; export LSAN_OPTIONS; \
+	UBSAN_OPTIONS="$(RB_UBSAN_OPTIONS)$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; export UBSAN_OPTIONS;
+endif RB_SANITIZE
+EXTRA_DIST += t/lsan.supp
+# Inputs the fuzz targets (fuzz/) crashed on, fixed and kept as tests.
+check_PROGRAMS += t/parse_fuzz_finds t/record_fuzz_finds
+TESTS += t/parse_fuzz_finds t/record_fuzz_finds
+t_parse_fuzz_finds_LDADD = $(RB_TEST_LIBS)
+t_record_fuzz_finds_SOURCES = t/record_fuzz_finds.c harness/registry.c
+t_record_fuzz_finds_LDADD = $(RB_TEST_LIBS)

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: MIT
+# fuzz/local.mk: libFuzzer targets for every parser of outside input, built
+# with configure --enable-fuzz (clang) and run by make fuzz.  To add one:
+#   1. fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput (fuzz/fuzz_input.h
+#      cuts an input into fields);
+#   2. a few seed inputs go in t/fuzz-corpus/fuzz_NAME/ (and, if it helps,
+#      the format's tokens in fuzz/fuzz_NAME.dict, listed in EXTRA_DIST);
+#   3. fuzz/fuzz_NAME joins RB_FUZZ_TARGETS below.  That is all: each target
+#      is built from its one source and links what the tests link.
+RB_FUZZ_TARGETS = fuzz/fuzz_parse_list fuzz/fuzz_parse_num fuzz/fuzz_records
+
+EXTRA_PROGRAMS += $(RB_FUZZ_TARGETS)
+EXTRA_LIBRARIES += fuzz/librb_registry.a
+CLEANFILES += $(RB_FUZZ_TARGETS) fuzz/librb_registry.a fuzz/*.trs fuzz/*.log
+EXTRA_DIST += %reldir%/README %reldir%/fuzz_input.h %reldir%/fuzz_parse_list.dict \
+	%reldir%/fuzz_records.dict t/fuzz-corpus
+# The fuzz targets are the only programs without an _LDADD of their own.
+# Records name cases through the registry, which is not in librb_core.a.
+fuzz_librb_registry_a_SOURCES = harness/registry.c
+LDADD = librb_core.a fuzz/librb_registry.a $(RB_TEST_LIBS) $(RB_FUZZ_LDFLAGS)
+
+# make fuzz: each target for FUZZ_SECONDS (default 60, from the command line
+# or the environment) over its seeds and what earlier runs found (kept in
+# fuzz/corpus/NAME/).  Each target's result goes to fuzz/NAME.trs as a test
+# result, its output to fuzz/NAME.log, an input that crashed, leaked or ran
+# over 10 s to fuzz/NAME-crash-* (-leak-*, -timeout-*); make fuzz then fails.
+.PHONY: fuzz
+if RB_FUZZ
+fuzz: $(RB_FUZZ_TARGETS)
+	@secs='$(FUZZ_SECONDS)'; secs=$${secs:-60}; failed=; \
+	for t in $(RB_FUZZ_TARGETS); do \
+	    name=`basename $$t`; \
+	    mkdir -p fuzz/corpus/$$name; \
+	    echo "  FUZZ     $$name ($$secs s)"; \
+	    dict=; test -f $(srcdir)/fuzz/$$name.dict && dict=-dict=$(srcdir)/fuzz/$$name.dict; \
+	    if UBSAN_OPTIONS="print_stacktrace=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}" \
+	        ./$$t -max_total_time=$$secs -timeout=10 -print_final_stats=1 $$dict \
+	        -artifact_prefix=fuzz/$$name- fuzz/corpus/$$name \
+	        $(srcdir)/t/fuzz-corpus/$$name >fuzz/$$name.log 2>&1; then \
+	        res=PASS; \
+	    else \
+	        res=FAIL; failed="$$failed $$name"; tail -n 60 fuzz/$$name.log; \
+	    fi; \
+	    runs=`sed -n 's/^stat::number_of_executed_units: *//p' fuzz/$$name.log`; \
+	    echo "$$res: $$name ($${runs:-0} inputs in $$secs s)"; \
+	    printf ':test-result: %s\n' $$res >fuzz/$$name.trs; \
+	done; \
+	test -z "$$failed" || { echo "make fuzz: failed:$$failed (see fuzz/NAME.log)" >&2; exit 1; }
+else !RB_FUZZ
+fuzz:
+	@echo "make fuzz: configure with --enable-fuzz (needs clang) first" >&2; exit 1
+endif !RB_FUZZ
