@@ -27,6 +27,7 @@ static double copy_rate(int threads, double *a, double *b, size_t n)
 {
     double best = INFINITY;
 
+    (void)threads;              /* unused without OpenMP */
     for (int r = 0; r < REPEATS; r++) {
         uint64_t t0 = rb_now_ns();
 #pragma omp parallel for schedule(static) num_threads(threads)
@@ -113,6 +114,7 @@ static double fma_time(const struct fma_isa *isa, int f64, int threads, long ite
     double total = 0;
     uint64_t t0 = rb_now_ns();
 
+    (void)threads;              /* unused without OpenMP */
 #pragma omp parallel num_threads(threads) reduction(+ : total)
     total += f64 ? isa->d(iters, 1.0) : isa->f(iters, 1.0f);
     double ms = rb_ms_since(t0);
