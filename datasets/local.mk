@@ -2,6 +2,7 @@
 # datasets/local.mk: seeded generators and loaders, and the small real data
 # sets shipped with their source and licence (README.md).
 librb_core_a_SOURCES += \
-	%reldir%/csv.h %reldir%/csv.c %reldir%/dataset.h %reldir%/dataset.c
+	%reldir%/csv.h %reldir%/csv.c %reldir%/dataset.h %reldir%/dataset.c \
+	%reldir%/planted.h %reldir%/planted.c
 dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv
 EXTRA_DIST += %reldir%/README.md
