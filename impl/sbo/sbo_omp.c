@@ -74,7 +74,7 @@ int sbo_represent_omp(int p, int s, int nb, const float *D, int m, const float *
     if (!C)
         return RB_ENOMEM;
     openblas_set_num_threads(1);
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (chunks > 1)
     for (int ch = 0; ch < chunks; ch++) {
         int i0 = ch * SBO_OMP_CHUNK, n = m - i0 < SBO_OMP_CHUNK ? m - i0 : SBO_OMP_CHUNK;
         float *c = C + (size_t)omp_get_thread_num() * rows * SBO_OMP_CHUNK;
@@ -148,7 +148,7 @@ static double code_and_correlate(int p, int m, const float *Y, int s, const floa
     int chunks = (m + SBO_OMP_CHUNK - 1) / SBO_OMP_CHUNK;
     double kept = 0.0;
     memset(Mt, 0, (size_t)threads * p * p * sizeof *Mt);
-#pragma omp parallel for num_threads(threads) schedule(dynamic) reduction(+ : kept)
+#pragma omp parallel for num_threads(threads) schedule(dynamic) if (chunks > 1) reduction(+ : kept)
     for (int ch = 0; ch < chunks; ch++) {
         int i0 = ch * SBO_OMP_CHUNK, n = m - i0 < SBO_OMP_CHUNK ? m - i0 : SBO_OMP_CHUNK;
         float *c = C + (size_t)i0 * p, *mt = Mt + (size_t)omp_get_thread_num() * p * p;

@@ -33,7 +33,7 @@ static int assign_all(struct work *w, const struct sbo_opts *o, int nb, const fl
 
 static void gather(struct work *w, const int *idx, int n)
 {
-#pragma omp parallel for num_threads(w->threads) schedule(static)
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > SBO_OMP_CHUNK)
     for (int k = 0; k < n; k++)
         memcpy(w->sub + (size_t)k * w->p, w->Y + (size_t)idx[k] * w->p,
                (size_t)w->p * sizeof *w->sub);
@@ -86,7 +86,7 @@ int sbo_train_omp(int p, int m, const float *Y, const struct sbo_opts *o, float 
     int rc = RB_ENOMEM;
     if (!w.energy || !w.sub || !w.ynorm || !w.r || !w.order)
         goto cleanup;
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > SBO_OMP_CHUNK)
     for (int i = 0; i < m; i++) {
         double a = 0.0;
         for (int k = 0; k < p; k++)
