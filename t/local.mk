@@ -170,3 +170,7 @@ t_sbo_planted_LDADD = $(RB_TEST_LIBS)
 t_sbo_omp_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
+# The PGM reader and patch extraction (datasets/pgm.c, patches.c).
+check_PROGRAMS += t/datasets_pgm
+TESTS += t/datasets_pgm
+t_datasets_pgm_LDADD = $(RB_TEST_LIBS)
