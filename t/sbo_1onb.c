@@ -27,7 +27,7 @@ static void check_1onb(const char *what, int p, int m, int s, const double *Y,
     for (int k = 1; k <= K; k++)
         worst = fmax(worst, (err[k] - err[k - 1]) / err[0]);
     tap_ok(rc == 0 && worst <= 1e-12 && err[K] < err[0],
-           "%s: error never rises (largest rise %.2g of the start), %.6g -> %.6g", what,
+           "%s: error never rises (largest step %.2g of the start), %.6g -> %.6g", what,
            worst, err[0], err[K]);
     tap_ok(sbo_orth_error(p, 1, Q) < 1e-12, "%s: 1ONB's basis orthonormal (%.2g)", what,
            sbo_orth_error(p, 1, Q));

@@ -128,7 +128,8 @@ int sbo_init_basis_omp(int p, int m, const float *Y, enum sbo_init how, uint64_t
     float *g = malloc((2 * pp + 2 * (size_t)p) * sizeof *g);
     if (!g)
         return RB_ENOMEM;
-    openblas_set_num_threads(threads);
+    (void)threads;          /* one SGEMM once per block: a small share of the time */
+    openblas_set_num_threads(1);
     /* G = Y Y^T, both triangles (the SVD reads the whole matrix). */
     cblas_sgemm(CblasColMajor, CblasNoTrans, CblasTrans, p, p, m, 1.0f, Y, p, Y, p, 0.0f, g,
                 p);

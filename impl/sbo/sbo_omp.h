@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* SBO in float with OpenMP and OpenBLAS: the conventions of sbo.h, the
- * GEMMs through cblas_sgemm, the SVD through LAPACKE_sgesvd, the per-signal
- * selection and block choice over OpenMP threads.  `threads` also sets
- * OpenBLAS's thread count. */
+ * GEMMs through cblas_sgemm, the SVD through LAPACKE_sgesvd.  `threads`
+ * OpenMP threads each take chunks of signals and run one-thread SGEMMs and
+ * the selection on them (OpenBLAS is set to one thread, sbo_omp.c says
+ * why); regions with one chunk run on the calling thread. */
 #ifndef SBO_OMP_H
 #define SBO_OMP_H
 
