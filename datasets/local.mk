@@ -2,6 +2,8 @@
 # datasets/local.mk: seeded generators and loaders, and the small real data
 # sets shipped with their source and licence (README.md).
 librb_core_a_SOURCES += \
-	%reldir%/csv.h %reldir%/csv.c %reldir%/dataset.h %reldir%/dataset.c
-dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv
+	%reldir%/csv.h %reldir%/csv.c %reldir%/dataset.h %reldir%/dataset.c \
+	%reldir%/planted.h %reldir%/planted.c \
+	%reldir%/pgm.h %reldir%/pgm.c %reldir%/patches.h %reldir%/patches.c
+dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv %reldir%/ascent.pgm
 EXTRA_DIST += %reldir%/README.md

@@ -12,6 +12,12 @@ extern const struct rb_variant sammon_serial_variants[];
 extern const struct rb_variant givens_omp_variants[];
 extern const struct rb_variant sammon_omp_variants[];
 #endif
+#if RB_HAVE_BLAS
+extern const struct rb_variant sbo_serial_variants[];
+#if RB_HAVE_OPENMP
+extern const struct rb_variant sbo_omp_variants[];
+#endif
+#endif
 #if RB_HAVE_OPENCL
 extern const struct rb_variant givens_opencl_variants[];
 extern const struct rb_variant sammon_opencl_variants[];
@@ -32,6 +38,12 @@ static const struct rb_variant *const tables[] = {
 #if RB_HAVE_OPENMP
     givens_omp_variants,
     sammon_omp_variants,
+#endif
+#if RB_HAVE_BLAS
+    sbo_serial_variants,
+#if RB_HAVE_OPENMP
+    sbo_omp_variants,
+#endif
 #endif
 #if RB_HAVE_OPENCL
     givens_opencl_variants,

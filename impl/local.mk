@@ -3,3 +3,4 @@
 include %reldir%/common/local.mk
 include %reldir%/givens/local.mk
 include %reldir%/sammon/local.mk
+include %reldir%/sbo/local.mk

@@ -179,3 +179,24 @@ TESTS += t/parse_fuzz_finds t/record_fuzz_finds
 t_parse_fuzz_finds_LDADD = $(RB_TEST_LIBS)
 t_record_fuzz_finds_SOURCES = t/record_fuzz_finds.c harness/registry.c
 t_record_fuzz_finds_LDADD = $(RB_TEST_LIBS)
+# SBO dictionary learning on CPUs (OpenBLAS and LAPACKE): 1ONB's descent,
+# the block choice against brute force, planted recovery, the OpenMP float
+# version against the fp64 reference, and the harness cases.
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_1onb t/sbo_choice t/sbo_cases
+TESTS += t/sbo_1onb t/sbo_choice t/sbo_cases
+t_sbo_1onb_LDADD = $(RB_TEST_LIBS)
+t_sbo_choice_LDADD = $(RB_TEST_LIBS)
+t_sbo_cases_SOURCES = t/sbo_cases.c harness/registry.c
+t_sbo_cases_LDADD = $(RB_TEST_LIBS)
+if RB_HAVE_OPENMP
+check_PROGRAMS += t/sbo_planted t/sbo_omp
+TESTS += t/sbo_planted t/sbo_omp
+t_sbo_planted_LDADD = $(RB_TEST_LIBS)
+t_sbo_omp_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENMP
+endif RB_HAVE_BLAS
+# The PGM reader and patch extraction (datasets/pgm.c, patches.c).
+check_PROGRAMS += t/datasets_pgm
+TESTS += t/datasets_pgm
+t_datasets_pgm_LDADD = $(RB_TEST_LIBS)

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# impl/sbo/local.mk: SBO dictionary learning on CPUs: the fp64 reference
+# (LAPACKE for the p x p SVDs), the harness case, the serial variants, and
+# the OpenMP + OpenBLAS float version.  Built only with OpenBLAS and LAPACKE.
+if RB_HAVE_BLAS
+librb_core_a_SOURCES += \
+	%reldir%/sbo.h %reldir%/sbo_ref.c %reldir%/sbo_train.c \
+	%reldir%/sbo_case.h %reldir%/sbo_case.c %reldir%/sbo_serial_table.c
+if RB_HAVE_OPENMP
+librb_core_a_SOURCES += %reldir%/sbo_omp.h %reldir%/sbo_omp.c %reldir%/sbo_omp_train.c \
+	%reldir%/sbo_omp_table.c
+endif RB_HAVE_OPENMP
+endif RB_HAVE_BLAS
