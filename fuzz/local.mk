@@ -7,7 +7,8 @@
 #      the format's tokens in fuzz/fuzz_NAME.dict, listed in EXTRA_DIST);
 #   3. fuzz/fuzz_NAME joins RB_FUZZ_TARGETS below.  That is all: each target
 #      is built from its one source and links what the tests link.
-RB_FUZZ_TARGETS = fuzz/fuzz_parse_list fuzz/fuzz_parse_num fuzz/fuzz_records fuzz/fuzz_csv
+RB_FUZZ_TARGETS = fuzz/fuzz_parse_list fuzz/fuzz_parse_num fuzz/fuzz_records fuzz/fuzz_csv \
+	fuzz/fuzz_pgm
 
 EXTRA_PROGRAMS += $(RB_FUZZ_TARGETS)
 EXTRA_LIBRARIES += fuzz/librb_registry.a
