@@ -1,54 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Table II of the Sammon paper as a figure: time of one run (`iters`
-# gradient-descent iterations) against the number of points N, one line per
-# variant, backend and precision at its fastest block / work-group / thread
-# count (best.tsv, beside records.tsv); median with p10-p90 bars.
+# gradient-descent iterations) against the number of points N, each series
+# at its fastest block / work-group / thread count.
 #   gnuplot -e "in='RUN/records.tsv'; outdir='RUN/plots'" sammon_time.gp
 if (!exists("in")) in = "records.tsv"
 if (!exists("outdir")) outdir = "."
-best = in[1:strlen(in) - strlen("records.tsv")]."best.tsv"
-set datafile separator tab
-set datafile columnheaders
-set datafile missing NaN
-
-# A series label has no spaces ("standard-flat|cuda|f32|dim=64"): a word list.
-label(x) = strcol("variant")."|".strcol("backend")."|".strcol("prec") \
-           ."|dim=".strcol("dim")."|m=".strcol("outdim")."|iters=".strcol("iters")
-spaced(s) = (p = strstrt(s, "|"), p ? s[1:p-1]." ".spaced(s[p+1:]) : s)
-keep(x) = strcol("paper") eq "sammon" && strcol("status") eq "ok"
-collect(x) = (keep(0) ? (k = label(0), strstrt(acc, " ".k." ") ? 0 : (acc = acc.k." ")) : 0, 0)
-sel(k, col) = keep(0) && label(0) eq k ? column(col) : NaN
-
-acc = " "
-stats best using (collect(0)) nooutput
-series = acc
-if (words(series) == 0) {
-    print "sammon_time: no successful sammon records in ".best
-    exit
-}
-
-set logscale x 2
-set logscale y
-set format x "%g"
-set autoscale xfix
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
-set xlabel "points N"
-set ylabel "time per run (ms, median; bars p10-p90)"
-set grid xtics ytics mxtics mytics lc rgb "#dddddd"
-set key outside right top noenhanced
-set bars small
-do for [fmt in "png pdf"] {
-    if (fmt eq "png") {
-        set terminal pngcairo size 1400,700 font ",11" noenhanced
-    } else {
-        set terminal pdfcairo size 9in,4.5in font ",9" noenhanced
-    }
-    set output outdir."/sammon_time.".fmt
-    set title "Sammon mapping: gradient-descent run time, each series at its fastest tunable"
-    plot for [i=1:words(series)] best \
-             using "points":(sel(word(series, i), "median_ms")):(sel(word(series, i), "p10_ms")) \
-             :(sel(word(series, i), "p90_ms")) with yerrorbars lc i pt 7 ps 0.6 notitle, \
-         for [i=1:words(series)] best using "points":(sel(word(series, i), "median_ms")) \
-             smooth unique with lines lc i lw 1.5 title spaced(word(series, i))
-    unset output
-}
+# This script's folder (ARG0 is its path): everything up to the last "/".
+dir(s) = (p = strstrt(s, "/"), p ? s[1:p].dir(s[p+1:]) : "")
+call dir(ARG0)."time_vs_size.gp" "sammon" "points" "dim outdim iters" "sammon_time" \
+    "Sammon mapping: gradient-descent run time, each series at its fastest tunable"
