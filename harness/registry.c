@@ -21,6 +21,9 @@ extern const struct rb_variant sbo_omp_variants[];
 #if RB_HAVE_OPENCL
 extern const struct rb_variant givens_opencl_variants[];
 extern const struct rb_variant sammon_opencl_variants[];
+#if RB_HAVE_BLAS
+extern const struct rb_variant sbo_opencl_variants[];
+#endif
 #endif
 #if RB_HAVE_CUDA
 extern const struct rb_variant givens_cuda_variants[];
@@ -48,6 +51,9 @@ static const struct rb_variant *const tables[] = {
 #if RB_HAVE_OPENCL
     givens_opencl_variants,
     sammon_opencl_variants,
+#if RB_HAVE_BLAS
+    sbo_opencl_variants,
+#endif
 #endif
 #if RB_HAVE_CUDA
     givens_cuda_variants,

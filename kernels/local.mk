@@ -20,3 +20,5 @@ EXTRA_DIST += %reldir%/cuda/sammon_common.cuh %reldir%/cuda/sammon_standard.cuh 
 	%reldir%/cuda/sammon_tiled_sym.cuh
 # The roofline's ceiling kernels: FMA-bound, for every GPU backend.
 EXTRA_DIST += %reldir%/cuda/rb_ceiling.cuh %reldir%/opencl/rb_ceiling.cl
+# The SBO representation pass (the paper's map and reduce, and fused).
+EXTRA_DIST += %reldir%/opencl/sbo_represent.cl

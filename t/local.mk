@@ -200,3 +200,14 @@ endif RB_HAVE_BLAS
 check_PROGRAMS += t/datasets_pgm
 TESTS += t/datasets_pgm
 t_datasets_pgm_LDADD = $(RB_TEST_LIBS)
+# The OpenCL SBO representation variants on whatever OpenCL device is there
+# (PoCL in CI).
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sbo_opencl
+TESTS += t/sbo_opencl
+t_sbo_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_SOURCES = t/sbo_opencl.c harness/registry.c
+t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+endif RB_HAVE_BLAS

@@ -11,3 +11,13 @@ librb_core_a_SOURCES += %reldir%/sbo_omp.h %reldir%/sbo_omp.c %reldir%/sbo_omp_t
 	%reldir%/sbo_omp_table.c
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
+# The OpenCL representation pass (kernels/opencl/sbo_represent.cl): needs
+# the case above, so BLAS too.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+librb_opencl_a_SOURCES += %reldir%/sbo_opencl.h %reldir%/sbo_opencl.c \
+	%reldir%/sbo_opencl_run.c %reldir%/sbo_opencl_table.c
+nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_represent.c
+CLEANFILES += kernels/opencl/sbo_represent.c
+endif RB_HAVE_OPENCL
+endif RB_HAVE_BLAS

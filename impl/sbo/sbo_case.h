@@ -43,6 +43,7 @@ struct sbo_state {
     double rmse;                    /* train: final RMSE (output) */
     double *trace;                  /* train: RMSE per representation pass (output) */
     int ntrace, cap;
+    void *backend;                  /* a GPU backend's device side; its teardown frees it */
 };
 
 extern const struct rb_axis sbo_represent_sizes[];
