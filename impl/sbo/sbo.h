@@ -68,6 +68,8 @@ int sbo_worst_count(const struct sbo_opts *o, int m);
 
 /* The sum of the s largest c_k^2 of c (p entries). */
 double sbo_top_energy(int p, int s, const double *c);
+/* The same in float, s <= SBO_MAX_S, for the float variants' inner loops. */
+float sbo_top_energy_f(int p, int s, const float *c);
 /* x = H_s(Q^T y); the retained energy |x|^2. */
 double sbo_code(int p, int s, const double *Q, const double *y, double *x);
 /* For each signal: best[i] the block of largest energy among nb, energy[i]

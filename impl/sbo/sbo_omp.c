@@ -17,29 +17,6 @@
 #include "harness/error.h"
 #include "impl/sbo/sbo_omp.h"
 
-/* The sum of the s largest c_k^2: an insertion list of the s largest
- * squares, ties to the earlier entry as sbo_top_energy's. */
-static float top_energy_f(int p, int s, const float *c)
-{
-    float top[SBO_MAX_S];
-    int n = 0;
-    for (int k = 0; k < p; k++) {
-        float a = c[k] * c[k];
-        if (n == s && a <= top[n - 1])
-            continue;
-        int at = n < s ? n++ : n - 1;
-        while (at > 0 && top[at - 1] < a) {
-            top[at] = top[at - 1];
-            at--;
-        }
-        top[at] = a;
-    }
-    float e = 0.0f;
-    for (int k = 0; k < n; k++)
-        e += top[k];
-    return e;
-}
-
 /* c = H_s(c) in place; the retained energy. */
 static float threshold_f(int p, int s, float *c)
 {
@@ -84,7 +61,7 @@ int sbo_represent_omp(int p, int s, int nb, const float *D, int m, const float *
             int jb = 0;
             float eb = -1.0f;
             for (int j = 0; j < nb; j++) {
-                float e = top_energy_f(p, s, c + (size_t)i * rows + (size_t)j * p);
+                float e = sbo_top_energy_f(p, s, c + (size_t)i * rows + (size_t)j * p);
                 if (e > eb) {
                     eb = e;
                     jb = j;

@@ -51,6 +51,29 @@ double sbo_top_energy(int p, int s, const double *c)
     return e;
 }
 
+/* The sum of the s largest squares of c, as sbo_top_energy: an insertion
+ * list of the s largest, ties to the earlier entry. */
+float sbo_top_energy_f(int p, int s, const float *c)
+{
+    float top[SBO_MAX_S];
+    int n = 0;
+    for (int k = 0; k < p; k++) {
+        float a = c[k] * c[k];
+        if (n == s && a <= top[n - 1])
+            continue;
+        int at = n < s ? n++ : n - 1;
+        while (at > 0 && top[at - 1] < a) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = a;
+    }
+    float e = 0.0f;
+    for (int k = 0; k < n; k++)
+        e += top[k];
+    return e;
+}
+
 static void qt_times(int p, const double *Q, const double *y, double *c)
 {
     for (int r = 0; r < p; r++) {

@@ -6,28 +6,6 @@
 #include "harness/error.h"
 #include "impl/sbo/sbo_case.h"
 
-/* The sum of the s largest squares of c, as sbo_top_energy. */
-static float top_energy_f(int p, int s, const float *c)
-{
-    float top[SBO_MAX_S];
-    int n = 0;
-    for (int k = 0; k < p; k++) {
-        float a = c[k] * c[k];
-        if (n == s && a <= top[n - 1])
-            continue;
-        int at = n < s ? n++ : n - 1;
-        while (at > 0 && top[at - 1] < a) {
-            top[at] = top[at - 1];
-            at--;
-        }
-        top[at] = a;
-    }
-    float e = 0.0f;
-    for (int k = 0; k < n; k++)
-        e += top[k];
-    return e;
-}
-
 static void represent_f(int p, int s, int nb, const float *D, int m, const float *Y,
                         int *best, float *energy)
 {
@@ -44,7 +22,7 @@ static void represent_f(int p, int s, int nb, const float *D, int m, const float
                     acc += Q[(size_t)r * p + k] * y[k];
                 c[r] = acc;
             }
-            float e = top_energy_f(p, s, c);
+            float e = sbo_top_energy_f(p, s, c);
             if (e > eb) {
                 eb = e;
                 jb = j;
