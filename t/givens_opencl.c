@@ -18,6 +18,7 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_opencl.h"
 #include "t/tap.h"
+#include "t/opencl_test.h"
 
 #define MAX_CASES 2048
 #define CHECKS_PER_CASE 4
@@ -257,26 +258,13 @@ static void compare(const struct tcase *list, int count, const char *algo, enum 
            is_backward(paper->v) ? "dtheta" : "U", worst, tol);
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 int main(void)
 {
     struct rb_ctx ctx;
-    char why[512];
-    rb_ctx_init(&ctx);
-    if (!rb_opencl_available(&ctx, why, sizeof why))
-        tap_skip_all("no OpenCL device: %s", why);
-    struct rb_opencl *cl = NULL;
-    if (rb_opencl_get(&ctx, &cl, why, sizeof why))
-        tap_skip_all("OpenCL device unusable: %s", why);
+    struct rb_opencl *cl = cl_test_open(&ctx);
     static struct tcase list[MAX_CASES];
     int gpu = !(cl->type & CL_DEVICE_TYPE_CPU), missing;
-    int count = plan(list, &ctx, gpu, device_fp64(cl), &missing);
+    int count = plan(list, &ctx, gpu, cl_test_fp64(cl), &missing);
     uint64_t seed = tap_seed();
     tap_plan(1 + count * CHECKS_PER_CASE + 2 * 2 * NSIZES);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s", (unsigned long long)seed,

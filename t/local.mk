@@ -82,7 +82,7 @@ if RB_HAVE_OPENCL
 check_PROGRAMS += t/givens_opencl
 TESTS += t/givens_opencl
 t_givens_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_givens_opencl_SOURCES = t/givens_opencl.c harness/registry.c
+t_givens_opencl_SOURCES = t/givens_opencl.c t/opencl_test.h harness/registry.c
 t_givens_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 # The HIP Givens variants: the CUDA test's driver (t/givens_gpu_test.h).
@@ -99,7 +99,7 @@ if RB_HAVE_OPENCL
 check_PROGRAMS += t/sammon_opencl
 TESTS += t/sammon_opencl
 t_sammon_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sammon_opencl_SOURCES = t/sammon_opencl.c harness/registry.c
+t_sammon_opencl_SOURCES = t/sammon_opencl.c t/opencl_test.h harness/registry.c
 t_sammon_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 # The CUDA and HIP Sammon variants: one driver (t/sammon_gpu_test.h).
@@ -207,7 +207,7 @@ if RB_HAVE_OPENCL
 check_PROGRAMS += t/sbo_opencl
 TESTS += t/sbo_opencl
 t_sbo_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sbo_opencl_SOURCES = t/sbo_opencl.c harness/registry.c
+t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h harness/registry.c
 t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS

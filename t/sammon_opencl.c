@@ -20,6 +20,7 @@
 #include "impl/sammon/sammon_opencl.h"
 #include "impl/sammon/sammon_pair.h"
 #include "t/tap.h"
+#include "t/opencl_test.h"
 
 #define MAX_CASES 256
 #define CHECKS_PER_CASE 4
@@ -37,14 +38,7 @@ static const long long wgs[] = { 16, 64, 256 };
  * n = 5, m = 3 one point and scalar loads. */
 static const int dims[2][2] = { { 4, 2 }, { 5, 3 } };
 
-struct tcase {
-    const struct rb_variant *v;
-    enum rb_prec prec;
-    int size;
-    long long wg;
-};
-
-static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *ctx,
+static void make_case(struct rb_case *c, const struct cl_tcase *t, struct rb_ctx *ctx,
                       uint64_t seed)
 {
     memset(c, 0, sizeof *c);
@@ -61,7 +55,7 @@ static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *c
     c->params[c->nparams++] = (struct rb_param){ "wg", t->wg };
 }
 
-static void label(const struct tcase *t, char *buf, size_t len)
+static void label(const struct cl_tcase *t, char *buf, size_t len)
 {
     const int *s = sizes[t->size], *d = dims[t->prec == RB_PREC_F64];
     snprintf(buf, len, "%s %s N=%d n=%d m=%d iters=%d wg=%lld", t->v->name,
@@ -86,7 +80,7 @@ static int poisoned_run(struct rb_case *c, struct rb_check *chk)
     return rc ? rc : c->v->verify(c, chk);
 }
 
-static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed)
+static void life_cycle(const struct cl_tcase *t, struct rb_ctx *ctx, uint64_t seed)
 {
     struct rb_case c;
     struct rb_check chk;
@@ -243,48 +237,13 @@ static void pair_inversion(struct rb_ctx *ctx, uint64_t seed)
         clReleaseKernel(k);
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
-/* Every case: each variant and precision at each group size, the size
- * turning with the group size and the variant so that every pair meets. */
-static int plan(struct tcase *list, int fp64, int *nvariants)
-{
-    int count = 0;
-    const struct rb_variant *v;
-    *nvariants = 0;
-    for (size_t i = 0; (v = rb_registry_get(i)); i++) {
-        if (strcmp(v->paper, "sammon") || v->backend != RB_BACKEND_OPENCL)
-            continue;
-        for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64; p <<= 1) {
-            if (!(v->precs & p) || (p == RB_PREC_F64 && !fp64))
-                continue;
-            for (int w = 0; w < NWGS && count < MAX_CASES; w++)
-                list[count++] = (struct tcase){ v, (enum rb_prec)p,
-                                                (w + *nvariants + (int)p) % NSIZES, wgs[w] };
-        }
-        ++*nvariants;
-    }
-    return count;
-}
-
 int main(void)
 {
     struct rb_ctx ctx;
-    char why[512];
-    rb_ctx_init(&ctx);
-    if (!rb_opencl_available(&ctx, why, sizeof why))
-        tap_skip_all("no OpenCL device: %s", why);
-    struct rb_opencl *cl = NULL;
-    if (rb_opencl_get(&ctx, &cl, why, sizeof why))
-        tap_skip_all("OpenCL device unusable: %s", why);
-    static struct tcase list[MAX_CASES];
-    int nvariants, fp64 = device_fp64(cl);
-    int count = plan(list, fp64, &nvariants);
+    struct rb_opencl *cl = cl_test_open(&ctx);
+    static struct cl_tcase list[MAX_CASES];
+    int nvariants, fp64 = cl_test_fp64(cl);
+    int count = cl_test_plan("sammon", list, MAX_CASES, wgs, NWGS, NSIZES, fp64, &nvariants);
     uint64_t seed = tap_seed();
     int admitted = 0;
     for (int i = 0; i < count; i++) {

@@ -17,6 +17,7 @@
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_opencl.h"
 #include "t/tap.h"
+#include "t/opencl_test.h"
 
 #define MAX_CASES 64
 #define CHECKS_PER_CASE 5
@@ -29,14 +30,7 @@ static const int sizes[][4] = {
 static const long long wgs[] = { 16, 64, 256 };
 #define NWGS ((int)(sizeof wgs / sizeof wgs[0]))
 
-struct tcase {
-    const struct rb_variant *v;
-    enum rb_prec prec;
-    int size;
-    long long wg;
-};
-
-static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *ctx,
+static void make_case(struct rb_case *c, const struct cl_tcase *t, struct rb_ctx *ctx,
                       uint64_t seed)
 {
     const int *z = sizes[t->size];
@@ -53,7 +47,7 @@ static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *c
     c->params[c->nparams++] = (struct rb_param){ "wg", t->wg };
 }
 
-static void label(const struct tcase *t, char *buf, size_t len)
+static void label(const struct cl_tcase *t, char *buf, size_t len)
 {
     const int *z = sizes[t->size];
     snprintf(buf, len, "%s %s m=%d L=%d s=%d p=%d wg=%lld", t->v->name, rb_prec_name(t->prec),
@@ -100,7 +94,7 @@ static void ties(struct rb_case *c, const char *name)
         tap_diag("rc %d msg '%s' error %.3g", rc, c->msg, chk.error);
 }
 
-static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed)
+static void life_cycle(const struct cl_tcase *t, struct rb_ctx *ctx, uint64_t seed)
 {
     struct rb_case c;
     struct rb_check chk;
@@ -150,48 +144,13 @@ static void life_cycle(const struct tcase *t, struct rb_ctx *ctx, uint64_t seed)
            "%s: occupancy of %d kernels, teardown twice", name, occ.count);
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
-/* Each variant and precision at each group size, the size turning with the
- * group size, variant and precision so that every size meets both. */
-static int plan(struct tcase *list, int fp64, int *nvariants)
-{
-    int count = 0;
-    const struct rb_variant *v;
-    *nvariants = 0;
-    for (size_t i = 0; (v = rb_registry_get(i)); i++) {
-        if (strcmp(v->paper, "sbo") || v->backend != RB_BACKEND_OPENCL)
-            continue;
-        for (unsigned p = RB_PREC_F32; p <= RB_PREC_F64; p <<= 1) {
-            if (!(v->precs & p) || (p == RB_PREC_F64 && !fp64))
-                continue;
-            for (int w = 0; w < NWGS && count < MAX_CASES; w++)
-                list[count++] = (struct tcase){ v, (enum rb_prec)p,
-                                                (w + *nvariants + (int)p) % NSIZES, wgs[w] };
-        }
-        ++*nvariants;
-    }
-    return count;
-}
-
 int main(void)
 {
     struct rb_ctx ctx;
-    char why[512];
-    rb_ctx_init(&ctx);
-    if (!rb_opencl_available(&ctx, why, sizeof why))
-        tap_skip_all("no OpenCL device: %s", why);
-    struct rb_opencl *cl = NULL;
-    if (rb_opencl_get(&ctx, &cl, why, sizeof why))
-        tap_skip_all("OpenCL device unusable: %s", why);
-    static struct tcase list[MAX_CASES];
-    int nvariants, fp64 = device_fp64(cl);
-    int count = plan(list, fp64, &nvariants);
+    struct rb_opencl *cl = cl_test_open(&ctx);
+    static struct cl_tcase list[MAX_CASES];
+    int nvariants, fp64 = cl_test_fp64(cl);
+    int count = cl_test_plan("sbo", list, MAX_CASES, wgs, NWGS, NSIZES, fp64, &nvariants);
     uint64_t seed = tap_seed();
     int admitted = 0;
     for (int i = 0; i < count; i++) {
