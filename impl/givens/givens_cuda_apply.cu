@@ -59,7 +59,8 @@ template <typename T, int B, int W> static apply_kernels<T> kernels_make()
 // of Y and of GY, a slab as wide as the fused forward's).
 template <typename T, int W> static apply_kernels<T> kernels_by_slots(int slots)
 {
-    return givens_pick_slots(slots, [](auto b) { return kernels_make<T, decltype(b)::value, W>(); });
+    return givens_pick_slots(slots,
+                             [](auto b) { return kernels_make<T, decltype(b)::value, W>(); });
 }
 
 template <typename T> static apply_kernels<T> kernels_find(int slots, int cols)
@@ -107,8 +108,8 @@ template <typename T> static int region_forward(struct rb_case *c, apply_state *
     int rc = launch_table<T>(c, s);
     if (rc)
         return rc;
-    k.fwd<<<cdiv(s->nb, s->cols), threads, sweep_smem(s, c->prec), s->stream>>>(s->n, s->nt, s->nb, (const vec2<T> *)s->cs, (const T *)s->Xd,
-                         (T *)s->Y);
+    k.fwd<<<cdiv(s->nb, s->cols), threads, sweep_smem(s, c->prec), s->stream>>>(
+        s->n, s->nt, s->nb, (const vec2<T> *)s->cs, (const T *)s->Xd, (T *)s->Y);
     RB_CUDA_CHECK_LAUNCH(c);
     return 0;
 }
@@ -124,8 +125,9 @@ template <typename T> static int region_backward(struct rb_case *c, apply_state 
     int rc = launch_table<T>(c, s);
     if (rc)
         return rc;
-    k.bwd<<<cdiv(s->nb, s->cols), threads, sweep_smem(s, c->prec), s->stream>>>(s->n, s->nt, s->nb, (const vec2<T> *)s->cs, (const T *)s->Y,
-                         (const T *)s->GYd, (T *)s->dP, (T *)s->dX);
+    k.bwd<<<cdiv(s->nb, s->cols), threads, sweep_smem(s, c->prec), s->stream>>>(
+        s->n, s->nt, s->nb, (const vec2<T> *)s->cs, (const T *)s->Y, (const T *)s->GYd,
+        (T *)s->dP, (T *)s->dX);
     RB_CUDA_CHECK_LAUNCH(c);
     givens_fused_backward_finish<T><<<cdiv((long long)(s->nt - 1) * s->S, AUX_BLOCK),
                                       AUX_BLOCK, 0, s->stream>>>(

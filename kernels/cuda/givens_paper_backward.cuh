@@ -60,7 +60,8 @@ __global__ void givens_paper_backward_set_a(int n, int m, int nt, int step,
     rb_rr_pair(nt, step, blockIdx.y, &i, &j);
     T a = 0;
     if (rb_rr_keep(n, m, i, j))
-        a = M[(size_t)i * n + l] * V[(size_t)j * n + l] - M[(size_t)j * n + l] * V[(size_t)i * n + l];
+        a = M[(size_t)i * n + l] * V[(size_t)j * n + l]
+            - M[(size_t)j * n + l] * V[(size_t)i * n + l];
     A[(size_t)blockIdx.y * n + l] = a;
 }
 
