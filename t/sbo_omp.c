@@ -100,7 +100,12 @@ int main(void)
     rc |= sbo_train_omp(P, M, Y, &o, D, &nbf, best, &rf, threads);
     tap_ok(rc == 0 && nbd == 1 && nbf == 1 && td.rmse[1] == rd && tf.rmse[1] == rf,
            "both trained one block, traced the final RMSE");
-    tap_ok(fabs(rf - rd) <= 1e-3 * rd, "one-block RMSE %.6f vs fp64 %.6f", rf, rd);
+    /* Not a rounding bound: over the K iterations the float and fp64 runs
+     * part ways where a coefficient sits at the top-s threshold and settle
+     * in nearby local optima of the same objective (100 seeds: within 0.9%
+     * either way).  2% still fails a training that stops improving the
+     * basis, whose error stays some 30% above (test 3's traces). */
+    tap_ok(fabs(rf - rd) <= 2e-2 * rd, "one-block RMSE %.6f vs fp64 %.6f", rf, rd);
     free(Qd);
     free(Qf);
     free(ref);
