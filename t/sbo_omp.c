@@ -104,7 +104,8 @@ int main(void)
      * part ways where a coefficient sits at the top-s threshold and settle
      * in nearby local optima of the same objective (100 seeds: within 0.9%
      * either way).  2% still fails a training that stops improving the
-     * basis, whose error stays some 30% above (test 3's traces). */
+     * basis: its RMSE stays some 20% above (the square root of test 3's
+     * error traces, 5238 -> 3557 in 10 iterations on one seed). */
     tap_ok(fabs(rf - rd) <= 2e-2 * rd, "one-block RMSE %.6f vs fp64 %.6f", rf, rd);
     free(Qd);
     free(Qf);
