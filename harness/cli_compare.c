@@ -23,12 +23,19 @@ static const char usage[] =
     "seed) and a verdict: 'slower' or 'faster' when the interval excludes 1 and the\n"
     "ratio is off 1 by more than the noise floor, else 'same'.  Failed and skipped\n"
     "records are shown, not compared; cases of one run only are listed at the end.\n"
+    "An interval over one run's samples cannot see what changes between two runs\n"
+    "(clocks, memory layout, neighbours), which move all cases of a run together\n"
+    "and scatter them.  With 8 or more cases, each case is judged against the\n"
+    "others: its B/A over the median B/A of all cases, against a floor raised to\n"
+    "their spread (3 robust standard deviations of log B/A).  The median itself is\n"
+    "printed above the table, and --fail-above also fails when it exceeds R.\n"
     "\n"
     "  --format F       text (default, an aligned table), tsv, md or json\n"
     "  --metric M       median (default) or min of the samples\n"
-    "  --noise X        noise floor as a fraction (default 0.02; '2%' also reads)\n"
+    "  --noise X        a fixed noise floor as a fraction ('2%' also reads), instead\n"
+    "                   of the larger of 2% and the between-run spread\n"
     "  --fail-above R   exit 1 when a case is slower and its interval of B/A lies\n"
-    "                   above R\n"
+    "                   above R, or when the median B/A of all cases exceeds R\n"
     "  --plot FILE      draw B's speedup over A against size (PNG, or PDF for a .pdf\n"
     "                   name) with its table in FILE's name with .tsv; by default\n"
     "                   RUN_B/compare-vs-<RUN_A's name>.png when gnuplot is installed\n"
@@ -83,8 +90,10 @@ static int parse_option(struct compare_opts *o, const char *opt, const char *val
             return rb_cli_usage_error("compare: unknown metric '%s' (median, min)", val);
         return 0;
     }
-    if (strcmp(opt, "--noise") == 0)
+    if (strcmp(opt, "--noise") == 0) {
+        o->ratio.noise_auto = 0;
         return parse_fraction(opt, val, 1, &o->ratio.noise);
+    }
     if (strcmp(opt, "--fail-above") == 0)
         return parse_fraction(opt, val, 0, &o->fail_above);
     if (strcmp(opt, "--plot") == 0) {
@@ -195,6 +204,11 @@ static int report_regressions(const struct compare_opts *o, const struct rb_comp
 
     for (size_t i = 0; i < cmp->n; i++)
         n += regressed(o, &cmp->rows[i]);
+    if (cmp->centred && cmp->shift > o->fail_above) {
+        fprintf(stderr, "reprobench: the whole run is slower than %gx: median B/A %.3g over "
+                "all cases\n", o->fail_above, cmp->shift);
+        return 1;
+    }
     if (n == 0)
         return 0;
     fprintf(stderr, "reprobench: %zu case%s slower than %gx beyond the %g%% interval:", n,

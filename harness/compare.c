@@ -17,6 +17,7 @@ void rb_ratio_opts_default(struct rb_ratio_opts *o)
 {
     o->metric = RB_METRIC_MEDIAN;
     o->noise = 0.02;
+    o->noise_auto = 1;
     o->level = 0.95;
     o->resamples = RB_COMPARE_RESAMPLES;
     o->seed = RB_COMPARE_SEED;
@@ -153,4 +154,49 @@ const char *rb_verdict_name(enum rb_verdict v)
         [RB_VERDICT_SLOWER] = "slower",
     };
     return v >= 0 && (size_t)v < sizeof names / sizeof *names ? names[v] : "?";
+}
+
+double rb_compare_spread(double *x, size_t n, double *shift)
+{
+    double med;
+
+    *shift = NAN;
+    if (n == 0)
+        return NAN;
+    qsort(x, n, sizeof *x, cmp_double);
+    med = rb_stats_quantile_sorted(x, n, 0.5);
+    *shift = exp(med);
+    if (n < RB_COMPARE_SPREAD_MIN)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        x[i] = fabs(x[i] - med);
+    qsort(x, n, sizeof *x, cmp_double);
+    /* 1.4826 MAD estimates a normal standard deviation, robust to the few
+     * cases a real change moves. */
+    return expm1(RB_COMPARE_SPREAD_Z * 1.4826 * rb_stats_quantile_sorted(x, n, 0.5));
+}
+
+int rb_comparison_noise(struct rb_comparison *cmp)
+{
+    double *x = malloc((cmp->n + 1) * sizeof *x);
+    size_t n = 0;
+
+    if (!x)
+        return RB_ENOMEM;
+    for (size_t i = 0; i < cmp->n; i++)
+        if (cmp->rows[i].compared)
+            x[n++] = log(cmp->rows[i].r.ratio);
+    cmp->spread = rb_compare_spread(x, n, &cmp->shift);
+    free(x);
+    cmp->noise = cmp->opts.noise;
+    cmp->centred = cmp->opts.noise_auto && !isnan(cmp->spread);
+    if (cmp->centred && cmp->spread > cmp->noise)
+        cmp->noise = cmp->spread;
+    for (size_t i = 0; i < cmp->n; i++) {
+        struct rb_ratio *r = &cmp->rows[i].r;
+        double c = cmp->centred ? cmp->shift : 1;
+        if (cmp->rows[i].compared)
+            r->verdict = rb_verdict_of(r->ratio / c, r->lo / c, r->hi / c, cmp->noise);
+    }
+    return 0;
 }

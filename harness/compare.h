@@ -12,6 +12,10 @@
 
 #define RB_COMPARE_RESAMPLES 2000
 #define RB_COMPARE_SEED 0x6a09e667f3bcc908ULL  /* fixed: the same records give the same CI */
+/* The between-run spread: estimated from at least this many compared cases,
+ * as this many robust standard deviations of their log ratios. */
+#define RB_COMPARE_SPREAD_MIN 8
+#define RB_COMPARE_SPREAD_Z 3.0
 
 enum rb_compare_metric { RB_METRIC_MEDIAN, RB_METRIC_MIN };
 enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER };
@@ -20,6 +24,8 @@ struct rb_ratio_opts {
     enum rb_compare_metric metric;
     double noise;               /* noise floor: B/A within [1/(1+noise), 1+noise] is
                                    "same" whatever the interval; default 0.02 */
+    int noise_auto;             /* 1 (default): raise the floor to the between-run
+                                   spread of the cases (rb_comparison_noise) */
     double level;               /* confidence level, default 0.95 */
     int resamples;              /* default RB_COMPARE_RESAMPLES */
     uint64_t seed;              /* default RB_COMPARE_SEED */
@@ -64,7 +70,27 @@ struct rb_comparison {
     size_t n;                   /* rows: the cases of both runs in A's order, then
                                    those only in A, then those only in B */
     struct rb_compare_row *rows;
+    double shift;               /* the median B/A over the compared cases; NaN if none */
+    double spread;              /* the between-run spread as a fraction; NaN with fewer
+                                   than RB_COMPARE_SPREAD_MIN cases */
+    double noise;               /* the floor the verdicts used */
+    int centred;                /* the verdicts judged each ratio over shift */
 };
+
+/* The spread of n log ratios: exp(z * 1.4826 * MAD) - 1, the MAD around their
+ * median (*shift gets exp of it), z = RB_COMPARE_SPREAD_Z.  NaN for fewer
+ * than RB_COMPARE_SPREAD_MIN values.  x is reordered. */
+double rb_compare_spread(double *x, size_t n, double *shift);
+/* Set cmp->shift, spread and noise, and every compared row's verdict.  Each
+ * interval comes from one run's samples and cannot see what differs between
+ * two runs (clocks, memory layout, neighbours), which moves every case of a
+ * run together and scatters them too.  With opts.noise_auto and a known
+ * spread, each case is judged against the others (ratio and interval over
+ * the shift) with the floor raised to the spread: a case that moved apart
+ * from the rest is flagged, a shift of the whole run is left to the caller
+ * (cli_compare fails --fail-above on it).  Otherwise the floor is
+ * opts.noise and ratios are judged against 1.  RB_ENOMEM or 0. */
+int rb_comparison_noise(struct rb_comparison *cmp);
 
 /* Load RUN_A/records.jsonl and RUN_B/records.jsonl (a run may also be given
  * as its records.jsonl file), match the records by key (a later record of a

@@ -209,7 +209,8 @@ int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_
     /* Cases of both runs, then of A only, then of B only. */
     if ((status = add_rows(cmp, seen, ia, ib, 0, 1)) < 0
         || (status = add_rows(cmp, seen, ia, ib, 0, 0)) < 0
-        || (status = add_rows(cmp, seen, ia, ib, 1, 0)) < 0)
+        || (status = add_rows(cmp, seen, ia, ib, 1, 0)) < 0
+        || (status = rb_comparison_noise(cmp)) < 0)
         goto out_free_all;
     goto out_free_index;
 out_free_all:

@@ -97,8 +97,21 @@ static void print_header_lines(const struct rb_comparison *cmp, FILE *f, const c
     fprintf(f, "%sA: %s (%zu records)\n", prefix, cmp->a_dir, json_array_size(cmp->a_records));
     fprintf(f, "%sB: %s (%zu records)\n", prefix, cmp->b_dir, json_array_size(cmp->b_records));
     fprintf(f, "%sB/A of the %s of samples_ms; %g%% interval: bootstrap, %d resamples; "
-            "noise floor %g%%\n", prefix, metric_name(cmp->opts.metric), 100 * cmp->opts.level,
-            cmp->opts.resamples, 100 * cmp->opts.noise);
+            "noise floor %.3g%%", prefix, metric_name(cmp->opts.metric), 100 * cmp->opts.level,
+            cmp->opts.resamples, 100 * cmp->noise);
+    if (!cmp->opts.noise_auto)
+        fputs(" (--noise)\n", f);
+    else if (!cmp->centred)
+        fprintf(f, " (too few cases to measure the between-run spread)\n");
+    else
+        fprintf(f, " (the larger of %g%% and the between-run spread: %g x 1.4826 x the MAD "
+                "of the cases' log B/A)\n", 100 * cmp->opts.noise, RB_COMPARE_SPREAD_Z);
+    if (cmp->centred)
+        fprintf(f, "%smedian B/A over the compared cases: %.3f; each verdict judges a case's "
+                "B/A over it (a shift of the whole run is machine state or a change to "
+                "every case: rerun to tell)\n", prefix, cmp->shift);
+    else if (!isnan(cmp->shift))
+        fprintf(f, "%smedian B/A over the compared cases: %.3f\n", prefix, cmp->shift);
 }
 
 static void print_summary(const struct rb_comparison *cmp, FILE *f, int md)
@@ -274,7 +287,12 @@ static json_t *comparison_json(const struct rb_comparison *cmp)
     rb_json_put(o, "level", json_real(cmp->opts.level), &bad);
     rb_json_put(o, "resamples", json_integer(cmp->opts.resamples), &bad);
     rb_json_put(o, "seed", rb_json_seed(cmp->opts.seed), &bad);
-    rb_json_put(o, "noise", json_real(cmp->opts.noise), &bad);
+    rb_json_put(o, "noise", json_real(cmp->noise), &bad);
+    rb_json_put(o, "noise_min", json_real(cmp->opts.noise), &bad);
+    rb_json_put(o, "noise_auto", json_boolean(cmp->opts.noise_auto), &bad);
+    rb_json_put(o, "spread", isnan(cmp->spread) ? json_null() : json_real(cmp->spread), &bad);
+    rb_json_put(o, "shift", isnan(cmp->shift) ? json_null() : json_real(cmp->shift), &bad);
+    rb_json_put(o, "centred", json_boolean(cmp->centred), &bad);
     rb_json_put(o, "cases", cases, &bad);
     rb_json_put(o, "only_in_a", only_a, &bad);
     rb_json_put(o, "only_in_b", only_b, &bad);

@@ -11,12 +11,44 @@
 #include "harness/registry.h"
 #include "harness/sweep.h"
 
+/* Whether name is one of the comma-separated names of list. */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
 static int selected(const struct rb_sweep_opts *o, const struct rb_variant *v)
 {
-    return (!o->paper || strcmp(o->paper, v->paper) == 0)
-        && (!o->algo || strcmp(o->algo, v->algo) == 0)
-        && (!o->variant || strcmp(o->variant, v->name) == 0)
+    return (!o->paper || in_list(o->paper, v->paper))
+        && (!o->algo || in_list(o->algo, v->algo))
+        && (!o->variant || in_list(o->variant, v->name))
         && (!o->backends || (o->backends & (1u << v->backend)));
+}
+
+/* Every name of a --paper, --algo or --variant list must name something
+ * registered, so that a misspelt one is an error, not a silent omission. */
+static int names_known(const char *opt, const char *list, int field, char *err,
+                       size_t errlen)
+{
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t len = strcspn(p, ",");
+        int known = 0;
+        const struct rb_variant *v;
+        for (size_t k = 0; (v = rb_registry_get(k)) && !known; k++) {
+            const char *have = field == 0 ? v->paper : field == 1 ? v->algo : v->name;
+            known = strlen(have) == len && strncmp(have, p, len) == 0;
+        }
+        if (!known) {
+            snprintf(err, errlen, "--%s: nothing is named '%.*s' (see 'reprobench list')", opt,
+                     (int)len, p);
+            return RB_EINVAL;
+        }
+    }
+    return 0;
 }
 
 static const long long *preset_list(const struct rb_axis *a, enum rb_preset p)
@@ -223,6 +255,10 @@ int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx, struct rb_p
     char why[256];
     memset(out, 0, sizeof *out);
 
+    if ((o->paper && (rc = names_known("paper", o->paper, 0, err, errlen)))
+        || (o->algo && (rc = names_known("algo", o->algo, 1, err, errlen)))
+        || (o->variant && (rc = names_known("variant", o->variant, 2, err, errlen))))
+        return rc;
     for (size_t i = 0; i < o->noverrides; i++) {
         int used = 0;
         for (size_t k = 0; (v = rb_registry_get(k)); k++)

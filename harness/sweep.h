@@ -21,7 +21,7 @@ struct rb_axis_values {
 
 struct rb_sweep_opts {
     enum rb_preset preset;
-    const char *paper, *algo, *variant;     /* NULL: any */
+    const char *paper, *algo, *variant;     /* comma-separated names; NULL: any */
     unsigned backends;                      /* bit (1 << backend); 0: any */
     unsigned precs;                         /* RB_PREC_* bits; 0: all the variant has */
     size_t noverrides;

@@ -3,7 +3,9 @@
  * distributions are "same", a 2x shift is "slower" (and its inverse
  * "faster") with an interval excluding 1, the noise floor holds back small
  * but certain changes, the statistics match rb_stats_compute, the interval
- * covers the truth about as often as it claims, and a fixed seed repeats. */
+ * covers the truth about as often as it claims, and a fixed seed repeats;
+ * the between-run spread of many cases raises the floor above scattered
+ * cases but not above a few that really moved. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,15 +131,69 @@ static void check_coverage(struct rb_rng *rng)
            covered, TRIALS);
 }
 
+/* Cases whose ratios scatter by up to 5% around 1, as two runs of one build
+ * on a busy machine do (each with an interval excluding 1, as long runs
+ * give), and a few cases really 2x slower. */
+static void check_spread(void)
+{
+    enum { CASES = 40, MOVED = 4 };
+    struct rb_compare_row rows[CASES];
+    struct rb_comparison cmp;
+    double x[CASES], shift;
+    int flagged_moved = 0, flagged_other = 0;
+
+    for (int i = 0; i < CASES; i++)
+        x[i] = 0.25;
+    tap_ok(rb_compare_spread(x, CASES, &shift) == 0 && fabs(shift - exp(0.25)) < 1e-12,
+           "equal log ratios: no spread, shift their ratio");
+    tap_ok(isnan(rb_compare_spread(x, RB_COMPARE_SPREAD_MIN - 1, &shift)),
+           "too few cases: the spread is unknown");
+    double known[8] = { -3, -1, -1, 0, 0, 1, 1, 3 };   /* median 0, MAD 1 */
+    tap_ok(fabs(rb_compare_spread(known, 8, &shift)
+                - expm1(RB_COMPARE_SPREAD_Z * 1.4826)) < 1e-12 && shift == 1,
+           "MAD 1: spread exp(z 1.4826) - 1");
+
+    memset(&cmp, 0, sizeof cmp);
+    rb_ratio_opts_default(&cmp.opts);
+    cmp.rows = rows;
+    cmp.n = CASES;
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < CASES; i++) {
+        double ratio = exp(0.05 * ((i % 9) - 4) / 4.0) * (i < MOVED ? 2 : 1);
+        rows[i].compared = 1;
+        rows[i].r = (struct rb_ratio){ .a = 1, .b = ratio, .ratio = ratio,
+                                       .lo = ratio * 0.995, .hi = ratio * 1.005 };
+    }
+    int status = rb_comparison_noise(&cmp);
+    tap_ok(status == 0 && cmp.spread > 0.05 && cmp.noise == cmp.spread
+           && fabs(log(cmp.shift)) < 0.03, "the floor rises to the spread (%.3g); the shift "
+           "is the median ratio (%.3f)", cmp.spread, cmp.shift);
+    for (int i = 0; i < CASES; i++) {
+        flagged_moved += i < MOVED && rows[i].r.verdict == RB_VERDICT_SLOWER;
+        flagged_other += i >= MOVED && rows[i].r.verdict != RB_VERDICT_SAME;
+    }
+    tap_ok(flagged_moved == MOVED && flagged_other == 0,
+           "the %d cases 2x slower are slower, none of the %d scattered ones is flagged",
+           MOVED, CASES - MOVED);
+    cmp.opts.noise_auto = 0;
+    rb_comparison_noise(&cmp);
+    flagged_other = 0;
+    for (int i = MOVED; i < CASES; i++)
+        flagged_other += rows[i].r.verdict != RB_VERDICT_SAME;
+    tap_ok(cmp.noise == cmp.opts.noise && flagged_other > 0,
+           "a fixed 2%% floor (--noise) flags %d scattered cases", flagged_other);
+}
+
 int main(void)
 {
     uint64_t seed = tap_seed();
     struct rb_rng rng;
 
-    tap_plan(17);
+    tap_plan(23);
     tap_diag("seed %llu (RB_TEST_SEED repeats it)", (unsigned long long)seed);
     rb_rng_seed(&rng, seed);
     check_statistics(&rng);
+    check_spread();
     check_verdicts(&rng);
     check_coverage(&rng);
     return tap_done();
