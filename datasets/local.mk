@@ -9,4 +9,4 @@ dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv %reldir%/ascent.pgm
 # Public-domain and CC0 photographs from scikit-image, converted to PGM (README.md).
 dist_pkgdata_DATA += %reldir%/camera.pgm %reldir%/astronaut.pgm %reldir%/coffee.pgm \
 	%reldir%/chelsea.pgm
-EXTRA_DIST += %reldir%/README.md
+EXTRA_DIST += %reldir%/README.md %reldir%/png2pgm.py
