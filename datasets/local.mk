@@ -6,4 +6,7 @@ librb_core_a_SOURCES += \
 	%reldir%/planted.h %reldir%/planted.c \
 	%reldir%/pgm.h %reldir%/pgm.c %reldir%/patches.h %reldir%/patches.c
 dist_pkgdata_DATA += %reldir%/iris.csv %reldir%/digits.csv %reldir%/ascent.pgm
-EXTRA_DIST += %reldir%/README.md
+# Public-domain and CC0 photographs from scikit-image, converted to PGM (README.md).
+dist_pkgdata_DATA += %reldir%/camera.pgm %reldir%/astronaut.pgm %reldir%/coffee.pgm \
+	%reldir%/chelsea.pgm
+EXTRA_DIST += %reldir%/README.md %reldir%/png2pgm.py

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The PGM reader: good P2 and P5 (8- and 16-bit, comments) read exactly;
  * every malformed input rejected with one message naming the file and the
- * fault; the shipped ascent.pgm; patch extraction's shapes, order, mean
- * removal and scale. */
+ * fault; the shipped ascent.pgm and the photographs beside it at their
+ * documented sizes (datasets/README.md); patch extraction's shapes, order,
+ * mean removal and scale. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,39 @@ static void file_and_ascent(void)
         rb_pgm_free(&img);
 }
 
+/* 5 results: each shipped photograph at its documented size, and the
+ * sliding 8 x 8 patches of all five images (ascent included). */
+static void photographs(void)
+{
+    static const struct { const char *file; int width, height; } shipped[] = {
+        { "camera.pgm", 512, 512 }, { "astronaut.pgm", 512, 512 },
+        { "coffee.pgm", 600, 400 }, { "chelsea.pgm", 451, 300 },
+    };
+    long patches = rb_patches_count(512, 512, 8, RB_PATCH_SLIDING);
+    for (size_t k = 0; k < sizeof shipped / sizeof shipped[0]; k++) {
+        struct rb_pgm img;
+        char err[512] = "", path[4096];
+        int rc = rb_dataset_path(shipped[k].file, path, sizeof path, err, sizeof err);
+        if (rc == 0)
+            rc = rb_pgm_read(path, &img, err, sizeof err);
+        int lo = 255, hi = 0;
+        for (long q = 0; rc == 0 && q < (long)img.width * img.height; q++) {
+            lo = img.pix[q] < lo ? img.pix[q] : lo;
+            hi = img.pix[q] > hi ? img.pix[q] : hi;
+        }
+        /* A photograph, not a flat or truncated raster: a wide grey range. */
+        tap_ok(rc == 0 && img.width == shipped[k].width && img.height == shipped[k].height
+               && img.maxval == 255 && hi - lo > 128, "%s: %d x %d, maxval 255, grey %d..%d "
+               "(%s)", shipped[k].file, shipped[k].width, shipped[k].height, lo, hi, err);
+        if (rc == 0) {
+            patches += rb_patches_count(img.width, img.height, 8, RB_PATCH_SLIDING);
+            rb_pgm_free(&img);
+        }
+    }
+    tap_ok(patches == 1128216, "the five images hold %ld sliding 8 x 8 patches (about 2^20)",
+           patches);
+}
+
 static void patches(void)
 {
     /* 5 x 4 image, pix = 10 r + c. */
@@ -135,10 +169,11 @@ static void patches(void)
 
 int main(void)
 {
-    tap_plan(3 + 20 + 2 + 4);
+    tap_plan(3 + 20 + 2 + 5 + 4);
     good();
     malformed();
     file_and_ascent();
+    photographs();
     patches();
     return tap_done();
 }

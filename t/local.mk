@@ -211,3 +211,9 @@ t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h harness/registry.c
 t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# sbo-learn on a real image: its files, the RMSE by blocks, bad input; the
+# PGM reader as a command (t/pgm_info) reads its atoms image back.
+check_PROGRAMS += t/pgm_info
+t_pgm_info_LDADD = $(RB_TEST_LIBS)
+TESTS += t/sbo_learn.sh
+EXTRA_DIST += t/sbo_learn.sh

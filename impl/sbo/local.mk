@@ -21,3 +21,15 @@ nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_represent.c
 CLEANFILES += kernels/opencl/sbo_represent.c
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# sbo-learn: SBO on patches of real images (datasets/), with the RMSE trace,
+# the atoms image and a summary.  Its trainers are the fp64 reference and
+# the OpenMP float version, so it needs both BLAS and OpenMP.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENMP
+bin_PROGRAMS += sbo-learn
+sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c %reldir%/sbo_learn_data.c \
+	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c
+sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+sbo_learn_LDADD = librb_core.a $(RB_CORE_LIBS)
+endif RB_HAVE_OPENMP
+endif RB_HAVE_BLAS

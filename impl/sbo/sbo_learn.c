@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/* sbo-learn: SBO dictionary learning on 8 x 8 patches of grey images (the
+ * shipped ones by default), with the RMSE by block count, the learned atoms
+ * as an image and a summary written to a folder. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "datasets/dataset.h"
+#include "harness/error.h"
+#include "harness/timer.h"
+#include "impl/sbo/sbo_learn.h"
+
+#define MAX_IMAGES 64
+
+static const char usage[] =
+    "usage: sbo-learn [options]\n"
+    "Learn an SBO dictionary (a union of orthonormal 64 x 64 blocks, each patch coded\n"
+    "in its best block with s coefficients) on mean-removed 8 x 8 patches of grey PGM\n"
+    "images, pixel scale 0..255, and write DIR/rmse.tsv, DIR/atoms.pgm, DIR/summary.txt.\n"
+    "  --image FILE    a PGM image (repeatable); default the shipped ascent, camera,\n"
+    "                  astronaut, coffee and chelsea (RB_DATA_DIR overrides where)\n"
+    "  --patches N     a random subset of N patches (seeded); default all\n"
+    "  --distinct      non-overlapping patches instead of every position\n"
+    "  --blocks L      learn up to L blocks (default 16)\n"
+    "  --s S           coefficients per patch, 1..64 (default 8)\n"
+    "  --rounds R      refinement rounds after each new block (default 5)\n"
+    "  --iters K       1ONB iterations of a new block (default 10)\n"
+    "  --worst W       worst-coded patches that train a new block (default N / 4)\n"
+    "  --backend B     serial (fp64 reference) or omp (float, OpenMP; default)\n"
+    "  --threads T     OpenMP threads of omp (default OMP_NUM_THREADS or all)\n"
+    "  --seed S        seed of the patch subset (default 1)\n"
+    "  --out DIR       where the files go, created if missing (default .)\n"
+    "  --help          this text\n"
+    "Progress (blocks, RMSE, elapsed seconds) goes to stderr.\n"
+    "Exit status: 0 done, 1 failure, 2 bad input.\n";
+
+struct options {
+    const char *images[MAX_IMAGES], *out;
+    int nimg, distinct, blocks, s, rounds, iters, worst, threads;
+    long patches;
+    unsigned long long seed;
+    const struct sbo_learner *learner;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int complain(int status, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "sbo-learn: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    return status;
+}
+
+static int parse_int(const char *opt, const char *val, long long lo, long long hi,
+                     long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || end == val || *end || v < lo || v > hi)
+        return complain(2, "%s: '%s' is not an integer in %lld..%lld", opt, val, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int pick_learner(const char *val, const struct sbo_learner **out)
+{
+    for (const struct sbo_learner *l = sbo_learners; l->name; l++)
+        if (strcmp(val, l->name) == 0) {
+            *out = l;
+            return 0;
+        }
+    return complain(2, "--backend: '%s' is not one of the trainers (see --help)", val);
+}
+
+/* One valued option; 0 or the exit status. */
+static int set_option(struct options *o, const char *opt, const char *val)
+{
+    long long v = 0;
+    int rc = 0;
+    if (strcmp(opt, "--image") == 0) {
+        if (o->nimg == MAX_IMAGES)
+            return complain(2, "--image: at most %d images", MAX_IMAGES);
+        o->images[o->nimg++] = val;
+    } else if (strcmp(opt, "--out") == 0) {
+        o->out = val;
+    } else if (strcmp(opt, "--backend") == 0) {
+        rc = pick_learner(val, &o->learner);
+    } else if (strcmp(opt, "--patches") == 0) {
+        if (!(rc = parse_int(opt, val, 1, INT_MAX, &v)))
+            o->patches = (long)v;
+    } else if (strcmp(opt, "--seed") == 0) {
+        if (!(rc = parse_int(opt, val, 0, LLONG_MAX, &v)))
+            o->seed = (unsigned long long)v;
+    } else {
+        static const struct { const char *name; long long lo, hi; } ints[] = {
+            { "--blocks", 1, 1024 }, { "--s", 1, SBO_LEARN_P }, { "--rounds", 0, 100000 },
+            { "--iters", 0, 100000 }, { "--worst", 1, INT_MAX }, { "--threads", 1, 4096 },
+        };
+        int *dst[] = { &o->blocks, &o->s, &o->rounds, &o->iters, &o->worst, &o->threads };
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
+            if (strcmp(opt, ints[k].name) == 0) {
+                if (!(rc = parse_int(opt, val, ints[k].lo, ints[k].hi, &v)))
+                    *dst[k] = (int)v;
+                return rc;
+            }
+        return complain(2, "unknown option '%s' (see --help)", opt);
+    }
+    return rc;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
+                           .seed = 1, .learner = NULL };
+    int rc = pick_learner("omp", &o->learner);
+    for (int a = 1; rc == 0 && a < argc; a++) {
+        const char *opt = argv[a];
+        if (strcmp(opt, "--help") == 0) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        static const char *const valued[] = { "--image", "--patches", "--blocks", "--s",
+                                              "--rounds", "--iters", "--worst", "--backend",
+                                              "--threads", "--seed", "--out", NULL };
+        int known = 0;
+        for (int k = 0; valued[k]; k++)
+            known |= strcmp(opt, valued[k]) == 0;
+        if (strcmp(opt, "--distinct") == 0)
+            o->distinct = 1;
+        else if (!known)
+            rc = complain(2, "unknown option '%s' (see --help)", opt);
+        else if (a + 1 >= argc)
+            rc = complain(2, "%s needs a value", opt);
+        else
+            rc = set_option(o, opt, argv[++a]);
+    }
+    return rc;
+}
+
+/* The shipped images, by their paths (rb_dataset_path). */
+static int default_images(struct options *o, char paths[][4096])
+{
+    static const char *const names[] = { "ascent.pgm", "camera.pgm", "astronaut.pgm",
+                                         "coffee.pgm", "chelsea.pgm", NULL };
+    char err[512];
+    for (int k = 0; names[k]; k++) {
+        if (rb_dataset_path(names[k], paths[k], 4096, err, sizeof err) != 0)
+            return complain(2, "%s", err);
+        o->images[o->nimg++] = paths[k];
+    }
+    return 0;
+}
+
+static void print_row(const struct sbo_learn_row *w)
+{
+    fprintf(stderr, "blocks %3d  rmse %9.4f  %8.2f s\n", w->blocks, w->rmse, w->seconds);
+}
+
+/* Keep every pass; print the last pass of each block count once the next
+ * count starts (main prints the final one). */
+static void trace(int blocks, int round, double rmse, void *arg)
+{
+    struct sbo_learn_run *r = arg;
+    if (r->nrows == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        struct sbo_learn_row *rows = realloc(r->rows, (size_t)cap * sizeof *rows);
+        if (!rows)
+            return;                     /* the trace is thinned, training goes on */
+        r->rows = rows;
+        r->cap = cap;
+    }
+    if (r->nrows > 0 && r->rows[r->nrows - 1].blocks != blocks)
+        print_row(&r->rows[r->nrows - 1]);
+    r->rows[r->nrows++] = (struct sbo_learn_row){ blocks, round, rmse,
+                                                  rb_ms_since(r->t0) / 1e3 };
+}
+
+static int summary_head(const struct options *o, const struct sbo_learn_run *r, long total,
+                        char *buf, size_t len)
+{
+    size_t n = 0;
+    char threads[16] = "default";
+    if (o->threads > 0)
+        snprintf(threads, sizeof threads, "%d", o->threads);
+    for (int k = 0; k < o->nimg && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, "image\t%s\n", o->images[k]);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n,
+                              "patch_mode\t%s\npatches_available\t%ld\npatches\t%d\n"
+                              "backend\t%s\nthreads\t%s\nblocks\t%d\ns\t%d\nrounds\t%d\n"
+                              "iters\t%d\nworst\t%d\nseed\t%llu\n",
+                              o->distinct ? "distinct" : "sliding", total, r->m,
+                              o->learner->name, threads, o->blocks, o->s, o->rounds,
+                              o->iters, sbo_worst_count(&r->opts, r->m), o->seed);
+    return n < len ? 0 : complain(2, "too many or too long --image paths");
+}
+
+static int learn(const struct options *o, struct sbo_learn_run *r, long total)
+{
+    const struct sbo_learner *l = o->learner;
+    char head[16384], err[4400];
+    int rc = summary_head(o, r, total, head, sizeof head);
+    if (rc)
+        return rc;
+    r->D = malloc((size_t)o->blocks * SBO_LEARN_P * SBO_LEARN_P * sizeof *r->D);
+    r->assign = malloc((size_t)r->m * sizeof *r->assign);
+    if (!r->D || !r->assign)
+        return complain(1, "out of memory for %d blocks and %d patches", o->blocks, r->m);
+    fprintf(stderr, "%d patches of %d image%s, %s, up to %d blocks, s %d\n", r->m, o->nimg,
+            o->nimg > 1 ? "s" : "", l->name, o->blocks, o->s);
+    if ((rc = l->prepare(r)) != 0)
+        goto out_release;
+    r->t0 = rb_now_ns();
+    rc = l->train(r);
+    r->train_s = rb_ms_since(r->t0) / 1e3;
+    if (rc)
+        goto out_release;
+    if (r->nrows > 0)
+        print_row(&r->rows[r->nrows - 1]);
+    if ((rc = l->code(r)) != 0)
+        goto out_release;
+    fprintf(stderr, "final rmse %.4f with %d blocks; training %.2f s, coding %.3f s\n",
+            r->rmse, r->nb, r->train_s, r->code_s);
+    if (sbo_learn_write(o->out, r, head, err, sizeof err) != 0)
+        rc = complain(1, "%s", err);
+out_release:
+    l->release(r);
+    if (rc < 0)
+        rc = complain(1, "%s training failed: %s", l->name, rb_strerror(rc));
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static char paths[8][4096];
+    struct options o;
+    struct sbo_learn_run r = { 0 };
+    char err[4400];
+    long total = 0;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.nimg == 0 && (rc = default_images(&o, paths)) != 0)
+        return rc;
+    if (mkdir(o.out, 0777) != 0 && errno != EEXIST)
+        return complain(2, "--out %s: %s", o.out, strerror(errno));
+    rc = sbo_learn_patches(o.images, o.nimg, o.distinct, o.patches, o.seed, &r.Y, &r.m, &total,
+                           err, sizeof err);
+    if (rc)
+        return complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
+    sbo_opts_default(&r.opts);
+    r.opts.s = o.s;
+    r.opts.L = o.blocks;
+    r.opts.R = o.rounds;
+    r.opts.K = o.iters;
+    r.opts.W = o.worst;
+    r.opts.seed = o.seed;
+    r.opts.trace = trace;
+    r.opts.trace_arg = &r;
+    r.threads = o.threads;
+    rc = learn(&o, &r, total);
+    free(r.rows);
+    free(r.assign);
+    free(r.D);
+    free(r.Y);
+    return rc;
+}

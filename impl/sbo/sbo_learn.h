@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* sbo-learn's parts: the run it shares between loading, training and
+ * writing, the trainers by backend (one table row each), the patch loader
+ * and the output writers.  Not a library interface: only sbo-learn uses it. */
+#ifndef SBO_LEARN_H
+#define SBO_LEARN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "impl/sbo/sbo.h"
+
+/* Patches are SBO_LEARN_SIDE x SBO_LEARN_SIDE pixels, p = SIDE^2 = 64. */
+#define SBO_LEARN_SIDE 8
+#define SBO_LEARN_P (SBO_LEARN_SIDE * SBO_LEARN_SIDE)
+
+/* One trace row: the RMSE after a representation pass. */
+struct sbo_learn_row {
+    int blocks, round;
+    double rmse, seconds;       /* seconds since training started */
+};
+
+struct sbo_learn_run {
+    /* input */
+    int m;                      /* patches */
+    double *Y;                  /* p x m, mean-removed, 0..255 scale; a trainer's
+                                   prepare may free it (and set it NULL) */
+    struct sbo_opts opts;
+    int threads;                /* <= 0: the OpenMP default */
+    /* output */
+    double *D;                  /* L p^2: the learned blocks, in double */
+    int nb;                     /* blocks learned */
+    int *assign;                /* m */
+    double rmse, code_rmse;     /* after training; of the timed coding pass */
+    double train_s, code_s;
+    struct sbo_learn_row *rows;
+    int nrows, cap;
+    uint64_t t0;                /* rb_now_ns at the start of training */
+    int printed;                /* rows already printed as progress */
+    void *priv;                 /* the trainer's own state */
+};
+
+/* A trainer: prepare moves Y into the backend's form, train runs sbo_train's
+ * loop filling D, nb, assign and rmse (opts.trace set by the caller), code
+ * times one representation pass of all patches with the final D into
+ * code_rmse.  Each returns 0 or a negative RB_E*; release is safe after a
+ * partial prepare. */
+struct sbo_learner {
+    const char *name, *about;
+    int (*prepare)(struct sbo_learn_run *r);
+    int (*train)(struct sbo_learn_run *r);
+    int (*code)(struct sbo_learn_run *r);
+    void (*release)(struct sbo_learn_run *r);
+};
+
+/* The trainers, closed by a row of NULL name. */
+extern const struct sbo_learner sbo_learners[];
+
+/* Patches of the images at paths[0..nimg-1]: every patch (sliding, step
+ * 1, or distinct tiles), or a seeded random subset of `want` of them (want
+ * <= 0: all), each mean-removed on the 0..255 scale (maxval other than 255
+ * rescaled).  *Y (p x *m, malloc'd) and *m get them.  0; RB_EINVAL (bad
+ * image, too few patches) or RB_EIO with one line in err; RB_ENOMEM. */
+int sbo_learn_patches(const char *const *paths, int nimg, int distinct, long want,
+                      uint64_t seed, double **Y, int *m, long *total, char *err,
+                      size_t errlen);
+
+/* The size of the atoms image of nb blocks. */
+void sbo_learn_atoms_size(int nb, int *width, int *height);
+/* dir/rmse.tsv, dir/atoms.pgm and dir/summary.txt (each through a .tmp
+ * file).  0 or RB_EIO / RB_ENOMEM with one line in err. */
+int sbo_learn_write(const char *dir, const struct sbo_learn_run *r, const char *summary,
+                    char *err, size_t errlen);
+
+#endif
