@@ -211,3 +211,20 @@ t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h harness/registry.c
 t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# The CUDA and HIP SBO representation variants on a device (skipped without).
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sbo_cuda
+TESTS += t/sbo_cuda
+t_sbo_cuda_SOURCES = t/sbo_cuda.c t/sbo_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sbo_cuda_SOURCES = build-aux/link-cxx.cxx
+t_sbo_cuda_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sbo_hip
+TESTS += t/sbo_hip
+t_sbo_hip_SOURCES = t/sbo_hip.c t/sbo_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sbo_hip_SOURCES = build-aux/link-cxx.cxx
+t_sbo_hip_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS

@@ -21,3 +21,17 @@ nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_represent.c
 CLEANFILES += kernels/opencl/sbo_represent.c
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# CUDA and HIP: one host source (sbo_gpu_*) and one set of kernels
+# (kernels/cuda/sbo_*.cuh) for both; the case above needs BLAS.
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
+	%reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
+	%reldir%/sbo_cuda_table.c %reldir%/sbo_gpu_table.inc
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
+	%reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
+	%reldir%/sbo_hip_table.c %reldir%/sbo_gpu_table.inc
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS
