@@ -228,3 +228,12 @@ nodist_EXTRA_t_sbo_hip_SOURCES = build-aux/link-cxx.cxx
 t_sbo_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
+# The CUDA and HIP SBO kernels run on the CPU (t/gpu_emu.h): C++20 threads.
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_kernels_host
+TESTS += t/sbo_kernels_host
+t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
+t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas
+t_sbo_kernels_host_LDFLAGS = -pthread
+t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_BLAS
