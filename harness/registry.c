@@ -29,10 +29,16 @@ extern const struct rb_variant sbo_opencl_variants[];
 extern const struct rb_variant givens_cuda_variants[];
 extern const struct rb_variant givens_cuda_apply_variants[];
 extern const struct rb_variant sammon_cuda_variants[];
+#if RB_HAVE_BLAS
+extern const struct rb_variant sbo_cuda_variants[];
+#endif
 #endif
 #if RB_HAVE_HIP
 extern const struct rb_variant givens_hip_variants[];
 extern const struct rb_variant sammon_hip_variants[];
+#if RB_HAVE_BLAS
+extern const struct rb_variant sbo_hip_variants[];
+#endif
 #endif
 
 static const struct rb_variant *const tables[] = {
@@ -59,10 +65,16 @@ static const struct rb_variant *const tables[] = {
     givens_cuda_variants,
     givens_cuda_apply_variants,
     sammon_cuda_variants,
+#if RB_HAVE_BLAS
+    sbo_cuda_variants,
+#endif
 #endif
 #if RB_HAVE_HIP
     givens_hip_variants,
     sammon_hip_variants,
+#if RB_HAVE_BLAS
+    sbo_hip_variants,
+#endif
 #endif
     NULL
 };

@@ -22,3 +22,6 @@ EXTRA_DIST += %reldir%/cuda/sammon_common.cuh %reldir%/cuda/sammon_standard.cuh 
 EXTRA_DIST += %reldir%/cuda/rb_ceiling.cuh %reldir%/opencl/rb_ceiling.cl
 # The SBO representation pass (the paper's map and reduce, and fused).
 EXTRA_DIST += %reldir%/opencl/sbo_represent.cl
+# The SBO representation kernels of CUDA and HIP (what both compile).
+EXTRA_DIST += %reldir%/cuda/sbo_common.cuh %reldir%/cuda/sbo_paper.cuh \
+	%reldir%/cuda/sbo_fused.cuh

@@ -217,3 +217,29 @@ check_PROGRAMS += t/pgm_info
 t_pgm_info_LDADD = $(RB_TEST_LIBS)
 TESTS += t/sbo_learn.sh
 EXTRA_DIST += t/sbo_learn.sh
+# The CUDA and HIP SBO representation variants on a device (skipped without).
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sbo_cuda
+TESTS += t/sbo_cuda
+t_sbo_cuda_SOURCES = t/sbo_cuda.c t/sbo_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sbo_cuda_SOURCES = build-aux/link-cxx.cxx
+t_sbo_cuda_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sbo_hip
+TESTS += t/sbo_hip
+t_sbo_hip_SOURCES = t/sbo_hip.c t/sbo_gpu_test.h harness/registry.c
+nodist_EXTRA_t_sbo_hip_SOURCES = build-aux/link-cxx.cxx
+t_sbo_hip_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS
+# The CUDA and HIP SBO kernels run on the CPU (t/gpu_emu.h): C++20 threads.
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_kernels_host
+TESTS += t/sbo_kernels_host
+t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
+t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas
+t_sbo_kernels_host_LDFLAGS = -pthread
+t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_BLAS

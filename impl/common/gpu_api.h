@@ -43,6 +43,8 @@
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuFuncAttributes hipFuncAttributes
+#define gpuFuncGetAttributes hipFuncGetAttributes
 
 #define GPU_CHECK RB_HIP_CHECK
 #define GPU_CHECK_LAUNCH RB_HIP_CHECK_LAUNCH
@@ -82,6 +84,8 @@
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
 #define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuFuncAttributes cudaFuncAttributes
+#define gpuFuncGetAttributes cudaFuncGetAttributes
 
 #define GPU_CHECK RB_CUDA_CHECK
 #define GPU_CHECK_LAUNCH RB_CUDA_CHECK_LAUNCH

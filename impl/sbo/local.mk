@@ -33,3 +33,17 @@ sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 sbo_learn_LDADD = librb_core.a $(RB_CORE_LIBS)
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
+# CUDA and HIP: one host source (sbo_gpu_*) and one set of kernels
+# (kernels/cuda/sbo_*.cuh) for both; the case above needs BLAS.
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
+	%reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
+	%reldir%/sbo_cuda_table.c %reldir%/sbo_gpu_table.inc
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
+	%reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
+	%reldir%/sbo_hip_table.c %reldir%/sbo_gpu_table.inc
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS

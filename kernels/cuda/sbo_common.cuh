@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// What the SBO representation kernels share (Irofti; shared/notes/sbo.md,
+// sections 2 and 5.1): a signal loaded into registers, the sorted list of
+// the s largest squared codes, and four values from shared memory in one
+// load.  CUDA and HIP alike: no warp-size assumption, no warp intrinsic.
+// Conventions of impl/sbo/sbo.h: column-major, signal i at Y + i p, block j
+// at D + j p p, column r of a block (code r's coefficients) contiguous.
+#ifndef SBO_COMMON_CUH
+#define SBO_COMMON_CUH
+
+// The signal dimensions the kernels are built for: p is padded with zeros
+// to PMAX, 64 (the paper's 8 x 8 patches) or 256 (the axis's maximum).
+#define SBO_GPU_PMAX_SMALL 64
+#define SBO_GPU_PMAX_LARGE 256
+
+// Four consecutive values at a 16-byte-aligned address, in one load (two
+// for double).  In shared memory every thread of a block reads the same
+// address: a broadcast.
+template <typename T> struct sbo_quad {
+    T x, y, z, w;
+};
+
+__device__ __forceinline__ sbo_quad<float> sbo_quad_load(const float *a)
+{
+    const float4 v = *reinterpret_cast<const float4 *>(a);
+    return { v.x, v.y, v.z, v.w };
+}
+
+__device__ __forceinline__ sbo_quad<double> sbo_quad_load(const double *a)
+{
+    const double2 u = *reinterpret_cast<const double2 *>(a);
+    const double2 v = *reinterpret_cast<const double2 *>(a + 2);
+    return { u.x, u.y, v.x, v.y };
+}
+
+// Signal i's p values into y, zero from p to PMAX (zero codes add nothing
+// to a top-s energy, since every square is >= 0).  Four at a time where
+// the signal is 16-byte aligned (p a multiple of 4).
+template <typename T, int PMAX>
+__device__ __forceinline__ void sbo_signal_load(T (&y)[PMAX], const T *__restrict__ Y, int p,
+                                                int i)
+{
+    const T *src = Y + (size_t)i * p;
+    if (p % 4 == 0) {
+#pragma unroll
+        for (int k = 0; k < PMAX; k += 4) {
+            const sbo_quad<T> v = k < p ? sbo_quad_load(src + k) : sbo_quad<T>{};
+            y[k] = v.x;
+            y[k + 1] = v.y;
+            y[k + 2] = v.z;
+            y[k + 3] = v.w;
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < PMAX; k++)
+        y[k] = k < p ? src[k] : T(0);
+}
+
+// Put a (a square, >= 0) into top, the S largest seen so far in descending
+// order, if it beats the smallest; list entries start at 0, which a value
+// left out would not have changed the sum by.  The branch is mostly not
+// taken once the list holds large values; when it is, a bubble of max and
+// min keeps every index a compile-time one (registers, not local memory).
+template <typename T, int S> __device__ __forceinline__ void sbo_top_insert(T (&top)[S], T a)
+{
+    if (a > top[S - 1]) {
+#pragma unroll
+        for (int q = 0; q < S; q++) {
+            const T hi = fmax(top[q], a);
+            a = fmin(top[q], a);
+            top[q] = hi;
+        }
+    }
+}
+
+template <typename T, int S> __device__ __forceinline__ void sbo_top_clear(T (&top)[S])
+{
+#pragma unroll
+    for (int q = 0; q < S; q++)
+        top[q] = T(0);
+}
+
+// The retained energy: the list summed from the largest down, as the
+// serial reference does.
+template <typename T, int S> __device__ __forceinline__ T sbo_top_sum(const T (&top)[S])
+{
+    T e = T(0);
+#pragma unroll
+    for (int q = 0; q < S; q++)
+        e += top[q];
+    return e;
+}
+
+#endif
