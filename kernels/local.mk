@@ -22,3 +22,7 @@ EXTRA_DIST += %reldir%/cuda/sammon_common.cuh %reldir%/cuda/sammon_standard.cuh 
 EXTRA_DIST += %reldir%/cuda/rb_ceiling.cuh %reldir%/opencl/rb_ceiling.cl
 # The SBO representation pass (the paper's map and reduce, and fused).
 EXTRA_DIST += %reldir%/opencl/sbo_represent.cl
+# The SBO training on the device: selection and grouping, the batched GEMM,
+# the per-block Jacobi SVD and product, the Newton-Schulz polar factor.
+EXTRA_DIST += %reldir%/opencl/sbo_train_select.cl %reldir%/opencl/sbo_train_gemm.cl \
+	%reldir%/opencl/sbo_train_svd.cl %reldir%/opencl/sbo_train_polar.cl
