@@ -211,3 +211,15 @@ t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h harness/registry.c
 t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# The SBO training on the OpenCL device: its kernels against the CPU, and
+# whole trainings against sbo_train.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sbo_opencl_train_kernels
+TESTS += t/sbo_opencl_train_kernels
+t_sbo_opencl_train_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_kernels_SOURCES = t/sbo_opencl_train_kernels.c t/sbo_opencl_train_util.h \
+	t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_kernels_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+endif RB_HAVE_BLAS

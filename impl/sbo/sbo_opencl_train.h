@@ -40,7 +40,7 @@ struct sbo_cl_train {
     cl_mem cnt, flag, offs;     /* L counts (the batch's need), L flags, 6 L offsets */
     cl_mem Ysub;                /* p x 2m: gathered signals, a zero tail for padding */
     cl_mem C;                   /* L x p x m codes */
-    cl_mem M, U, V, sig;        /* L p x p each; L p singular values */
+    cl_mem M, U, V, W, sig;     /* L p x p each; L p singular values */
     cl_event first, last;       /* the run's first and last commands */
     int *cnt_h;                 /* 2 L: the counts, then the polar flags, read back */
     cl_ulong *offs_h;           /* 9 L: the two halves of offs as written, scratch */
@@ -84,7 +84,8 @@ int sbo_cl_gemm(struct rb_case *c, struct sbo_cl_train *t, int ta, int tb, int M
  * columns), columns ncols. */
 int sbo_cl_threshold(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int ncols);
 /* SVD of M's first nbatch slots where need[g] (a device int array), then
- * D[first + g] = U V^T (mode 0) or U by descending singular value (1). */
+ * D[first + g] = U V^T (mode 0) or U by descending singular value (1),
+ * re-orthonormalised by a Newton-Schulz step; M is consumed. */
 int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
                        cl_mem need, int mode);
 /* D[first + g] = polar factor of M's slot g where cnt[g]: Newton-Schulz, the

@@ -49,7 +49,8 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
         { &t->order, m * I }, { &t->tiles, L * (size_t)t->ntiles * I }, { &t->cnt, L * I },
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
-        { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->sig, L * p * sz },
+        { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->W, L * p * p * sz },
+        { &t->sig, L * p * sz },
     };
     for (size_t k = 0; k < sizeof list / sizeof list[0]; k++) {
         int rc = buffer(c, t, list[k].bytes, list[k].mem);
@@ -139,7 +140,7 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     memset(t->k, 0, sizeof t->k);
     cl_mem *mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
                        &t->idx, &t->order, &t->tiles, &t->cnt, &t->flag, &t->offs, &t->Ysub,
-                       &t->C, &t->M, &t->U, &t->V, &t->sig };
+                       &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig };
     for (size_t k = 0; k < sizeof mems / sizeof mems[0]; k++) {
         if (*mems[k])
             clReleaseMemObject(*mems[k]);
@@ -190,7 +191,7 @@ size_t sbo_opencl_train_footprint(const struct rb_case *c)
 {
     size_t p = (size_t)rb_case_param(c, "p", 1), m = (size_t)rb_case_param(c, "signals", 1);
     size_t L = (size_t)rb_case_param(c, "blocks", 1), sz = rb_prec_size(c->prec);
-    size_t dev = (3 * p * m + L * p * m + L * m + 5 * m + 5 * L * p * p) * sz + 4 * m * 4;
+    size_t dev = (3 * p * m + L * p * m + L * m + 5 * m + 6 * L * p * p) * sz + 4 * m * 4;
     return sbo_footprint(c) + dev;
 }
 

@@ -247,7 +247,9 @@ int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, in
     RB_CL_CHECK(c, arg_mem(kp, 3, t->U));
     RB_CL_CHECK(c, arg_mem(kp, 4, t->V));
     RB_CL_CHECK(c, arg_mem(kp, 5, t->sig));
-    RB_CL_CHECK(c, arg_mem(kp, 6, t->D));
+    RB_CL_CHECK(c, arg_mem(kp, 6, t->M));
+    RB_CL_CHECK(c, arg_mem(kp, 7, t->W));
+    RB_CL_CHECK(c, arg_mem(kp, 8, t->D));
     return enqueue_blocks(c, t, SBO_TK_PRODUCT, nbatch);
 }
 

@@ -129,7 +129,9 @@ static void jac_step(__global REAL *A, __global REAL *V, const int step, const R
 }
 
 /* Null column k of U replaced by the first unit vector e_c, made orthogonal
- * to the other columns (twice, for accuracy), of norm above 1/2. */
+ * to the other columns (twice, for accuracy), whose remainder has a norm of
+ * at least 1/(2 sqrt p): some e_c's is at least 1/sqrt(p), since their
+ * squares add up to the dimension left (at least 1). */
 static void complete(__global REAL *U, const int k, __local int *nul, __local REAL *w,
                      __local REAL *h, __local REAL *red)
 {
@@ -161,7 +163,7 @@ static void complete(__global REAL *U, const int k, __local int *nul, __local RE
         red[lid] = part;
         jac_sum(red, lid, wg);
         const REAL nrm = sqrt(red[0]);
-        if (nrm > (REAL)0.5) {
+        if (nrm >= (REAL)0.5 * rsqrt((REAL)SBO_P)) {
             for (int r = lid; r < SBO_P; r += wg)
                 U[k * SBO_P + r] = w[r] / nrm;
             barrier(CLK_GLOBAL_MEM_FENCE);
@@ -230,36 +232,54 @@ __kernel void sbo_jacobi(__global const int *need, __global const REAL *M,
 
 /* Q of blocks first + g with need[g] != 0, from the SVD's U, V, sig at g:
  * mode 0 Q = U V^T; mode 1 Q = U, columns by descending singular value
- * (ties to the lower index).  One group per block, any size. */
+ * (ties to the lower index).  Then one Newton-Schulz step, Q (3 I - Q^T Q)
+ * / 2, takes out what the rounding of some p rotations per column left of
+ * non-orthonormality (float: ~1e-5), through the scratch T (the block's M,
+ * consumed) and W.  One group per block, any size. */
 __kernel void sbo_product(const int mode, const int first, __global const int *need,
                           __global const REAL *U, __global const REAL *V,
-                          __global const REAL *sig, __global REAL *D)
+                          __global const REAL *sig, __global REAL *T, __global REAL *W,
+                          __global REAL *D)
 {
     const int g = (int)get_group_id(0), lid = (int)get_local_id(0);
     const int wg = (int)get_local_size(0);
     if (need[g] == 0)
         return;
-    __global const REAL *Ug = U + (size_t)g * SBO_P * SBO_P;
-    __global const REAL *Vg = V + (size_t)g * SBO_P * SBO_P;
-    __global const REAL *sg = sig + (size_t)g * SBO_P;
-    __global REAL *Q = D + (size_t)(first + g) * SBO_P * SBO_P;
+    const size_t pp = (size_t)SBO_P * SBO_P;
+    __global const REAL *Ug = U + g * pp, *Vg = V + g * pp, *sg = sig + (size_t)g * SBO_P;
+    __global REAL *Wg = W + g * pp, *Tg = T + g * pp, *Q = D + (size_t)(first + g) * pp;
     if (mode == 1) {
         for (int k = lid; k < SBO_P; k += wg) {
             int rank = 0;
             for (int l = 0; l < SBO_P; l++)
                 rank += sg[l] > sg[k] || (sg[l] == sg[k] && l < k);
             for (int r = 0; r < SBO_P; r++)
-                Q[rank * SBO_P + r] = Ug[k * SBO_P + r];
+                Wg[rank * SBO_P + r] = Ug[k * SBO_P + r];
         }
-        return;
+    } else {
+        /* Work-items take consecutive elements of a column of W = U V^T. */
+        for (int e = lid; e < SBO_P * SBO_P; e += wg) {
+            const int r = e % SBO_P, c = e / SBO_P;
+            REAL acc = (REAL)0;
+            for (int k = 0; k < SBO_P; k++)
+                acc += Ug[k * SBO_P + r] * Vg[k * SBO_P + c];
+            Wg[e] = acc;
+        }
     }
-    /* Row r of Q is row r of U times V^T: work-items take consecutive
-     * elements of a column, reading U's rows and V's rows in step. */
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int e = lid; e < SBO_P * SBO_P; e += wg) {
+        const int a = e % SBO_P, b = e / SBO_P;
+        REAL acc = (REAL)0;
+        for (int k = 0; k < SBO_P; k++)
+            acc += Wg[a * SBO_P + k] * Wg[b * SBO_P + k];
+        Tg[e] = acc;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
     for (int e = lid; e < SBO_P * SBO_P; e += wg) {
         const int r = e % SBO_P, c = e / SBO_P;
         REAL acc = (REAL)0;
         for (int k = 0; k < SBO_P; k++)
-            acc += Ug[k * SBO_P + r] * Vg[k * SBO_P + c];
-        Q[e] = acc;
+            acc += Wg[k * SBO_P + r] * Tg[c * SBO_P + k];
+        Q[e] = (REAL)1.5 * Wg[e] - (REAL)0.5 * acc;
     }
 }
