@@ -221,5 +221,10 @@ t_sbo_opencl_train_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sbo_opencl_train_kernels_SOURCES = t/sbo_opencl_train_kernels.c t/sbo_opencl_train_util.h \
 	t/opencl_test.h harness/registry.c
 t_sbo_opencl_train_kernels_LDADD = $(RB_TEST_LIBS)
+check_PROGRAMS += t/sbo_opencl_train
+TESTS += t/sbo_opencl_train
+t_sbo_opencl_train_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
