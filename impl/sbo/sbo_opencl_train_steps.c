@@ -177,19 +177,18 @@ static int offsets_slot(struct rb_case *c, struct sbo_cl_train *t, const size_t 
         o[nbatch + g] = boff[g];
         o[2 * nbatch + g] = coff[g];
     }
+    const size_t bytes = 3 * (size_t)nbatch * sizeof *o, stride = 3 * (size_t)t->L;
     for (int half = 0; half < 2; half++)
-        if (t->offs_n[half] == nbatch
-            && memcmp(t->offs_h + half * 3 * (size_t)t->L, o, 3 * (size_t)nbatch * sizeof *o) == 0) {
+        if (t->offs_n[half] == nbatch && memcmp(t->offs_h + half * stride, o, bytes) == 0) {
             t->offs_next = 1 - half;
             return half * 3 * t->L;
         }
     int half = t->offs_next;
     t->offs_next = 1 - half;
     t->offs_n[half] = nbatch;
-    memcpy(t->offs_h + half * 3 * (size_t)t->L, o, 3 * (size_t)nbatch * sizeof *o);
-    cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_TRUE,
-                                      (size_t)half * 3 * t->L * sizeof *o,
-                                      3 * (size_t)nbatch * sizeof *o, o, 0, NULL, NULL);
+    memcpy(t->offs_h + half * stride, o, bytes);
+    cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_TRUE, half * stride * sizeof *o,
+                                      bytes, o, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         t->offs_n[half] = 0;
         rb_fail(c, RB_EDEVICE, "offsets of a batched GEMM: %s", rb_cl_strerror(err));
