@@ -25,3 +25,7 @@ EXTRA_DIST += %reldir%/opencl/sbo_represent.cl
 # The SBO representation kernels of CUDA and HIP (what both compile).
 EXTRA_DIST += %reldir%/cuda/sbo_common.cuh %reldir%/cuda/sbo_paper.cuh \
 	%reldir%/cuda/sbo_fused.cuh
+# The SBO training on the device: selection and grouping, the batched GEMM,
+# the per-block Jacobi SVD and product, the Newton-Schulz polar factor.
+EXTRA_DIST += %reldir%/opencl/sbo_train_select.cl %reldir%/opencl/sbo_train_gemm.cl \
+	%reldir%/opencl/sbo_train_svd.cl %reldir%/opencl/sbo_train_polar.cl

@@ -242,4 +242,20 @@ t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
 t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas
 t_sbo_kernels_host_LDFLAGS = -pthread
 t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
+# The SBO training on the OpenCL device: its kernels against the CPU, and
+# whole trainings against sbo_train.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sbo_opencl_train_kernels
+TESTS += t/sbo_opencl_train_kernels
+t_sbo_opencl_train_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_kernels_SOURCES = t/sbo_opencl_train_kernels.c t/sbo_opencl_train_util.h \
+	t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_kernels_LDADD = $(RB_TEST_LIBS)
+check_PROGRAMS += t/sbo_opencl_train
+TESTS += t/sbo_opencl_train
+t_sbo_opencl_train_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS

@@ -19,6 +19,20 @@ librb_opencl_a_SOURCES += %reldir%/sbo_opencl.h %reldir%/sbo_opencl.c \
 	%reldir%/sbo_opencl_run.c %reldir%/sbo_opencl_table.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_represent.c
 CLEANFILES += kernels/opencl/sbo_represent.c
+# The training on the device (kernels/opencl/sbo_train_*.cl), its GEMMs
+# through CLBlast where configure found it.
+librb_opencl_a_SOURCES += %reldir%/sbo_opencl_train.h %reldir%/sbo_opencl_train.c \
+	%reldir%/sbo_opencl_train_steps.c %reldir%/sbo_opencl_train_case.c
+nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_train_select.c \
+	kernels/opencl/sbo_train_gemm.c kernels/opencl/sbo_train_svd.c \
+	kernels/opencl/sbo_train_polar.c
+CLEANFILES += kernels/opencl/sbo_train_select.c kernels/opencl/sbo_train_gemm.c \
+	kernels/opencl/sbo_train_svd.c kernels/opencl/sbo_train_polar.c
+if RB_HAVE_CLBLAST
+librb_opencl_a_SOURCES += %reldir%/sbo_opencl_train_clblast.c
+else !RB_HAVE_CLBLAST
+librb_opencl_a_SOURCES += %reldir%/sbo_opencl_train_noblast.c
+endif !RB_HAVE_CLBLAST
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # sbo-learn: SBO on patches of real images (datasets/), with the RMSE trace,

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* SBO training on an OpenCL device, the paper's design (Irofti; notes 5.1):
+ * every per-signal and per-block step in kernels (kernels/opencl/
+ * sbo_represent.cl and sbo_train_*.cl), the host driving sbo_train's loop
+ * and reading back only the RMSE's partial sums and the block counts.
+ * Private to impl/sbo; the tests use the steps directly. */
+#ifndef SBO_OPENCL_TRAIN_H
+#define SBO_OPENCL_TRAIN_H
+
+#include <stddef.h>
+#include "harness/backend/opencl.h"
+#include "harness/variant.h"
+#include "impl/sbo/sbo.h"
+
+/* The kernels, in the order of a 1ONB round; the first eight are the ones
+ * whose occupancy a record gets. */
+enum sbo_tk {
+    SBO_TK_ENERGY, SBO_TK_ARGMAX, SBO_TK_THRESHOLD, SBO_TK_GEMM, SBO_TK_JACOBI,
+    SBO_TK_PRODUCT, SBO_TK_UPDATE, SBO_TK_POLAR,
+    SBO_TK_YNORM, SBO_TK_WORST, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
+    SBO_TK_N
+};
+extern const char *const sbo_tk_names[SBO_TK_N];
+
+/* The device side of a training, in struct sbo_state's backend. */
+struct sbo_cl_train {
+    int p, s, L, m;
+    int wg;                     /* work-items per group of the 1-D kernels */
+    int clblast;                /* 1: the GEMMs through CLBlast */
+    int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback) */
+    int f64;
+    size_t sz;                  /* bytes of one element */
+    int ntiles, npart;          /* grouping tiles (m / wg), RMSE partial sums */
+    struct rb_opencl *cl;
+    cl_kernel k[SBO_TK_N];
+    cl_mem Y, D;                /* p x m signals; L p x p blocks */
+    cl_mem E, best, energy;     /* representation: L x m, m, m */
+    cl_mem ynorm, r, part;      /* m, m, npart */
+    cl_mem idx, order, tiles;   /* m, m, L x ntiles */
+    cl_mem cnt, flag, offs;     /* L counts (the batch's need), L flags, 6 L offsets */
+    cl_mem Ysub;                /* p x 2m: gathered signals, a zero tail for padding */
+    cl_mem C;                   /* L x p x m codes */
+    cl_mem M, U, V, W, sig;     /* L p x p each; L p singular values */
+    cl_event first, last;       /* the run's first and last commands */
+    int *cnt_h;                 /* 2 L: the counts, then the polar flags, read back */
+    cl_ulong *offs_h;           /* 9 L: the two halves of offs as written, scratch */
+    int offs_n[2], offs_next;   /* entries in each half; the half to write next */
+};
+
+/* Allocate buffers (Y and D uploaded from the host arrays, in the case's
+ * precision; Ysub's tail zeroed), build the program and create the kernels.
+ * t's sizes and switches must be set, and t->cl.  0 or RB_E* (RB_ESKIP when
+ * the device cannot take the groups). */
+int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *Y,
+                         const void *D);
+/* Release what prepare made; safe on a partial prepare and twice. */
+void sbo_cl_train_release(struct sbo_cl_train *t);
+
+/* sbo_train on the device from the uploaded Y: D gets the blocks, best the
+ * final assignment; *nb and *rmse as sbo_train's, o->trace called after
+ * each representation pass.  0 or RB_E* (message in c). */
+int sbo_cl_train_run(struct rb_case *c, struct sbo_cl_train *t, const struct sbo_opts *o,
+                     int *nb, double *rmse);
+
+/* The steps (sbo_opencl_train_steps.c), each enqueued; 0 or RB_EDEVICE. */
+/* |y_i|^2 of every signal into ynorm. */
+int sbo_cl_ynorm(struct rb_case *c, struct sbo_cl_train *t);
+/* The representation with nb blocks (best, energy), the energy update (r)
+ * and *rmse from the partial sums read back. */
+int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *rmse);
+/* idx[0 .. W-1]: the W worst signals by r (sbo_worst's order). */
+int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W);
+/* Signals grouped by best block: order (stable), cnt on the device and in
+ * t->cnt_h (nb entries). */
+int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb);
+/* Ysub[:, k] = Y[:, list[k]] for k < n, list being idx or order. */
+int sbo_cl_gather(struct rb_case *c, struct sbo_cl_train *t, cl_mem list, int n);
+/* The batched GEMM C_b = op(A_b) op(B_b) of nbatch entries at the given
+ * element offsets; CLBlast when t->clblast, else sbo_gemm_batched. */
+int sbo_cl_gemm(struct rb_case *c, struct sbo_cl_train *t, int ta, int tb, int M, int N,
+                int K, cl_mem A, const size_t *aoff, cl_mem B, const size_t *boff,
+                cl_mem Cm, const size_t *coff, int nbatch);
+/* Codes of nbatch blocks thresholded (cnt on the device gives each block's
+ * columns), columns ncols. */
+int sbo_cl_threshold(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int ncols);
+/* SVD of M's first nbatch slots where need[g] (a device int array), then
+ * D[first + g] = U V^T (mode 0) or U by descending singular value (1),
+ * re-orthonormalised by a Newton-Schulz step; M is consumed. */
+int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
+                       cl_mem need, int mode);
+/* D[first + g] = polar factor of M's slot g where cnt[g]: Newton-Schulz, the
+ * Jacobi SVD for the blocks it flags.  *fallbacks, if not NULL, gets their
+ * count. */
+int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
+                 int *fallbacks);
+
+/* sbo_opencl_train_clblast.c (or its stand-in without CLBlast): the same
+ * batched GEMM through CLBlastSgemmBatched / CLBlastDgemmBatched.  0,
+ * RB_EDEVICE with CLBlast's status, or RB_ESKIP when not built with it. */
+int sbo_cl_gemm_clblast(struct rb_case *c, struct sbo_cl_train *t, int ta, int tb, int M,
+                        int N, int K, cl_mem A, const size_t *aoff, cl_mem B,
+                        const size_t *boff, cl_mem Cm, const size_t *coff, int nbatch);
+/* 1 when built with CLBlast. */
+int sbo_cl_have_clblast(void);
+
+/* The variant entry points (sbo_opencl_train_case.c). */
+int sbo_opencl_train_admit(struct rb_case *c);
+size_t sbo_opencl_train_footprint(const struct rb_case *c);
+int sbo_opencl_train_setup(struct rb_case *c);
+int sbo_opencl_train_run(struct rb_case *c);
+int sbo_opencl_train_verify(struct rb_case *c, struct rb_check *out);
+void sbo_opencl_train_teardown(struct rb_case *c);
+void sbo_opencl_train_occupancy(struct rb_case *c, struct rb_occ *occ);
+
+#endif

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL SBO training variants' device side and entry points: buffers,
+ * the program (sbo_represent.cl and the sbo_train_*.cl parts), admission,
+ * setup, the timed run, verification by sbo_train_verify, occupancy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/fault.h"
+#include "harness/timer.h"
+#include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_opencl_train.h"
+
+extern const char rb_cl_sbo_represent[], rb_cl_sbo_train_select[], rb_cl_sbo_train_gemm[];
+extern const char rb_cl_sbo_train_svd[], rb_cl_sbo_train_polar[];
+
+const char *const sbo_tk_names[SBO_TK_N] = {
+    "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
+    "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
+    "sbo_ynorm", "sbo_worst", "sbo_group_count", "sbo_group_scan", "sbo_group_scatter",
+    "sbo_gather",
+};
+
+/* The representation kernels' private arrays and the SVD's local ones. */
+#define SBO_CL_MAX_P 256
+/* sbo_gemm_batched's group: 16 x 16. */
+#define GEMM_GROUP 256
+
+static int buffer(struct rb_case *c, struct sbo_cl_train *t, size_t bytes, cl_mem *out)
+{
+    cl_int err;
+    bytes = rb_fault_buffer_bytes(c, bytes ? bytes : 1);
+    *out = clCreateBuffer(t->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
+        || err == CL_INVALID_BUFFER_SIZE)
+        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, t->cl->name,
+                       rb_cl_strerror(err));
+    RB_CL_CHECK(c, err);
+    return 0;
+}
+
+static int buffers(struct rb_case *c, struct sbo_cl_train *t)
+{
+    const size_t p = (size_t)t->p, m = (size_t)t->m, L = (size_t)t->L, sz = t->sz;
+    const size_t I = sizeof(cl_int);
+    struct { cl_mem *mem; size_t bytes; } list[] = {
+        { &t->Y, p * m * sz }, { &t->D, L * p * p * sz }, { &t->E, L * m * sz },
+        { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
+        { &t->r, m * sz }, { &t->part, (size_t)t->npart * sz }, { &t->idx, m * I },
+        { &t->order, m * I }, { &t->tiles, L * (size_t)t->ntiles * I }, { &t->cnt, L * I },
+        { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
+        { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
+        { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->W, L * p * p * sz },
+        { &t->sig, L * p * sz },
+    };
+    for (size_t k = 0; k < sizeof list / sizeof list[0]; k++) {
+        int rc = buffer(c, t, list[k].bytes, list[k].mem);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int build(struct rb_case *c, struct sbo_cl_train *t)
+{
+    static const char *const names[] = { "sbo_represent", "sbo_train_select",
+                                         "sbo_train_gemm", "sbo_train_svd", "sbo_train_polar" };
+    const char *const srcs[] = { rb_cl_sbo_represent, rb_cl_sbo_train_select,
+                                 rb_cl_sbo_train_gemm, rb_cl_sbo_train_svd,
+                                 rb_cl_sbo_train_polar };
+    char opts[200];
+    snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
+             "-D SBO_GEMM_TILE=16", t->f64 ? "double" : "float", t->f64, t->p, t->s);
+    cl_program prog;
+    int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
+    if (rc)
+        return rc;
+    for (int k = 0; k < SBO_TK_N; k++) {
+        cl_int err;
+        t->k[k] = clCreateKernel(prog, sbo_tk_names[k], &err);
+        RB_CL_CHECK(c, err);
+    }
+    return 0;
+}
+
+/* RB_ESKIP when a kernel cannot take its group on this device. */
+static int check_fit(struct rb_case *c, struct sbo_cl_train *t)
+{
+    for (int k = 0; k < SBO_TK_N; k++) {
+        struct rb_opencl_kernel_info info;
+        size_t want = k == SBO_TK_GEMM ? GEMM_GROUP : (size_t)t->wg;
+        if (rb_opencl_kernel_info(t->cl, t->k[k], &info))
+            return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", sbo_tk_names[k],
+                           t->cl->name);
+        if (info.max_wg < want)
+            return rb_fail(c, RB_ESKIP, "%s takes at most %zu work-items per group on %s, "
+                           "not %zu", sbo_tk_names[k], info.max_wg, t->cl->name, want);
+    }
+    return 0;
+}
+
+int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *Y,
+                         const void *D)
+{
+    t->sz = t->f64 ? sizeof(double) : sizeof(float);
+    t->ntiles = (t->m + t->wg - 1) / t->wg;
+    t->npart = t->ntiles < 256 ? t->ntiles : 256;
+    t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
+    t->offs_h = calloc(9 * (size_t)t->L, sizeof *t->offs_h);
+    if (!t->cnt_h || !t->offs_h)
+        return rb_fail(c, RB_ENOMEM, "host arrays of %d blocks", t->L);
+    int rc = buffers(c, t);
+    if (rc)
+        return rc;
+    const size_t ny = (size_t)t->p * t->m * t->sz, nd = (size_t)t->L * t->p * t->p * t->sz;
+    const cl_int none = -1;
+    const double zero = 0.0;
+    cl_command_queue q = t->cl->queue;
+    RB_CL_CHECK(c, clEnqueueWriteBuffer(q, t->Y, CL_TRUE, 0, ny, Y, 0, NULL, NULL));
+    RB_CL_CHECK(c, clEnqueueWriteBuffer(q, t->D, CL_TRUE, 0, nd, D, 0, NULL, NULL));
+    RB_CL_CHECK(c, clEnqueueFillBuffer(q, t->Ysub, &zero, t->sz, 0, 2 * ny, 0, NULL, NULL));
+    RB_CL_CHECK(c, clEnqueueFillBuffer(q, t->best, &none, sizeof none, 0,
+                                       (size_t)t->m * sizeof none, 0, NULL, NULL));
+    RB_CL_CHECK(c, clFinish(q));
+    rc = build(c, t);
+    return rc ? rc : check_fit(c, t);
+}
+
+void sbo_cl_train_release(struct sbo_cl_train *t)
+{
+    if (t->cl && t->cl->queue)
+        clFinish(t->cl->queue);
+    if (t->first)
+        clReleaseEvent(t->first);
+    if (t->last)
+        clReleaseEvent(t->last);
+    t->first = t->last = NULL;
+    for (int k = 0; k < SBO_TK_N; k++)
+        if (t->k[k])
+            clReleaseKernel(t->k[k]);
+    memset(t->k, 0, sizeof t->k);
+    cl_mem *mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
+                       &t->idx, &t->order, &t->tiles, &t->cnt, &t->flag, &t->offs, &t->Ysub,
+                       &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig };
+    for (size_t k = 0; k < sizeof mems / sizeof mems[0]; k++) {
+        if (*mems[k])
+            clReleaseMemObject(*mems[k]);
+        *mems[k] = NULL;
+    }
+    free(t->cnt_h);
+    free(t->offs_h);
+    t->cnt_h = NULL;
+    t->offs_h = NULL;
+}
+
+static int device_fp64(const struct rb_opencl *cl)
+{
+    cl_device_fp_config fp = 0;
+    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
+           == CL_SUCCESS && fp != 0;
+}
+
+/* RB_ESKIP for what the device, the build or the kernels cannot do. */
+static int device_admits(struct rb_case *c, const struct rb_opencl *cl)
+{
+    long long p = rb_case_param(c, "p", 64), wg = rb_case_param(c, "wg", 64);
+    size_t most = 0;
+    clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+    if (p > SBO_CL_MAX_P)
+        return rb_fail(c, RB_ESKIP, "p=%lld > the kernels' %d", p, SBO_CL_MAX_P);
+    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+        return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
+    if (wg < 1 || (size_t)wg > most || most < GEMM_GROUP)
+        return rb_fail(c, RB_ESKIP, "wg=%lld (and the GEMM's %d) outside 1..%zu of %s", wg,
+                       GEMM_GROUP, most, cl->name);
+    if (rb_case_param(c, "clblast", 0) && !sbo_cl_have_clblast())
+        return rb_fail(c, RB_ESKIP, "clblast=1: built without CLBlast");
+    return 0;
+}
+
+int sbo_opencl_train_admit(struct rb_case *c)
+{
+    struct rb_opencl *cl;
+    char why[256];
+    int rc = sbo_admit(c);
+    if (rc || rb_opencl_get(c->ctx, &cl, why, sizeof why))
+        return rc;                      /* setup reports a missing device */
+    return device_admits(c, cl);
+}
+
+size_t sbo_opencl_train_footprint(const struct rb_case *c)
+{
+    size_t p = (size_t)rb_case_param(c, "p", 1), m = (size_t)rb_case_param(c, "signals", 1);
+    size_t L = (size_t)rb_case_param(c, "blocks", 1), sz = rb_prec_size(c->prec);
+    size_t dev = (3 * p * m + L * p * m + L * m + 5 * m + 6 * L * p * p) * sz + 4 * m * 4;
+    return sbo_footprint(c) + dev;
+}
+
+int sbo_opencl_train_setup(struct rb_case *c)
+{
+    int rc = sbo_setup(c);
+    if (rc)
+        return rc;
+    struct sbo_state *s = c->state;
+    struct sbo_cl_train *t = calloc(1, sizeof *t);
+    if (!t)
+        return rb_fail(c, RB_ENOMEM, "SBO OpenCL training state");
+    s->backend = t;
+    c->device_ms = -1;
+    if ((rc = rb_opencl_get(c->ctx, &t->cl, c->msg, sizeof c->msg)))
+        return rc;
+    snprintf(c->device, sizeof c->device, "%s", t->cl->name);
+    if ((rc = device_admits(c, t->cl)))    /* for callers that skip admit */
+        return rc;
+    t->p = s->p;
+    t->s = s->s;
+    t->L = s->L;
+    t->m = s->m;
+    t->wg = (int)rb_case_param(c, "wg", 64);
+    t->clblast = rb_case_param(c, "clblast", 0) != 0;
+    t->polar = strcmp(c->v->name, "polar") == 0;
+    t->f64 = c->prec == RB_PREC_F64;
+    uint64_t t0 = rb_now_ns();
+    rc = sbo_cl_train_prepare(c, t, s->Y, s->D);
+    c->transfer_ms = rb_ms_since(t0) - (c->build_ms > 0 ? c->build_ms : 0);
+    return rc;
+}
+
+int sbo_opencl_train_run(struct rb_case *c)
+{
+    struct sbo_state *s = c->state;
+    struct sbo_cl_train *t = s->backend;
+    if (t->first)
+        clReleaseEvent(t->first);
+    t->first = NULL;
+    s->ntrace = 0;
+    int rc = sbo_cl_train_run(c, t, &s->opts, &s->nb, &s->rmse);
+    if (rc)
+        return rc;
+    cl_ulong start = 0, end = 0;
+    RB_CL_CHECK(c, clGetEventProfilingInfo(t->first, CL_PROFILING_COMMAND_START, sizeof start,
+                                           &start, NULL));
+    RB_CL_CHECK(c, clGetEventProfilingInfo(t->last, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                           NULL));
+    c->device_ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+    return 0;
+}
+
+int sbo_opencl_train_verify(struct rb_case *c, struct rb_check *out)
+{
+    struct sbo_state *s = c->state;
+    struct sbo_cl_train *t = s->backend;
+    cl_command_queue q = t->cl->queue;
+    int nb = s->nb >= 1 && s->nb <= s->L ? s->nb : s->L;
+    RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->D, CL_TRUE, 0, (size_t)nb * t->p * t->p * t->sz,
+                                       s->D, 0, NULL, NULL));
+    RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->best, CL_TRUE, 0, (size_t)t->m * sizeof(cl_int),
+                                       s->best, 0, NULL, NULL));
+    return sbo_train_verify(c, out);
+}
+
+void sbo_opencl_train_teardown(struct rb_case *c)
+{
+    struct sbo_state *s = c->state;
+    struct sbo_cl_train *t = s ? s->backend : NULL;
+    if (t) {
+        sbo_cl_train_release(t);
+        free(t);
+        s->backend = NULL;
+    }
+    sbo_teardown(c);
+}
+
+void sbo_opencl_train_occupancy(struct rb_case *c, struct rb_occ *occ)
+{
+    struct sbo_state *s = c->state;
+    struct sbo_cl_train *t = s ? s->backend : NULL;
+    memset(occ, 0, sizeof *occ);
+    if (!t || !t->k[0]) {
+        snprintf(occ->why, sizeof occ->why, "no OpenCL state (setup failed)");
+        return;
+    }
+    /* The kernels of a refinement round; Newton-Schulz only where used. */
+    for (int k = 0; k <= SBO_TK_POLAR && occ->count < RB_OCC_MAX_KERNELS; k++) {
+        if (k == SBO_TK_POLAR && !t->polar)
+            continue;
+        size_t local = k == SBO_TK_GEMM ? GEMM_GROUP : (size_t)t->wg;
+        if (rb_opencl_occupancy(t->cl, t->k[k], local, &occ->k[occ->count])) {
+            snprintf(occ->why, sizeof occ->why, "kernel info of %s failed", sbo_tk_names[k]);
+            return;
+        }
+        occ->count++;
+    }
+    occ->available = 1;
+}

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/* The steps of the OpenCL SBO training, one or a few kernel launches each:
+ * the representation with the energy update, the worst-W selection, the
+ * grouping and gather, thresholding, the batched GEMM, and the per-block
+ * SVD or polar iteration with Q = U V^T.  The NDRanges are in the kernels'
+ * comments (kernels/opencl/sbo_train_*.cl). */
+#include <math.h>
+#include <string.h>
+#include "impl/sbo/sbo_opencl_train.h"
+
+/* The tile edge the host asks sbo_train_gemm.cl for (-D SBO_GEMM_TILE). */
+#define GEMM_TILE 16
+
+static size_t round_up(size_t x, size_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+static cl_int arg_int(cl_kernel k, cl_uint i, int v)
+{
+    return clSetKernelArg(k, i, sizeof v, &v);
+}
+
+static cl_int arg_mem(cl_kernel k, cl_uint i, cl_mem v)
+{
+    return clSetKernelArg(k, i, sizeof v, &v);
+}
+
+static cl_int arg_local(cl_kernel k, cl_uint i, size_t bytes)
+{
+    return clSetKernelArg(k, i, bytes, NULL);
+}
+
+/* Enqueue kernel `which`; the run's first command keeps its event. */
+static int enqueue(struct rb_case *c, struct sbo_cl_train *t, int which, cl_uint dims,
+                   const size_t *global, const size_t *local)
+{
+    cl_event *ev = t->first ? NULL : &t->first;
+    RB_CL_CHECK(c, clEnqueueNDRangeKernel(t->cl->queue, t->k[which], dims, NULL, global, local,
+                                          0, NULL, ev));
+    return 0;
+}
+
+/* One work-item per element of n, groups of wg. */
+static int enqueue_1d(struct rb_case *c, struct sbo_cl_train *t, int which, size_t n)
+{
+    const size_t local = (size_t)t->wg, global = round_up(n ? n : 1, local);
+    return enqueue(c, t, which, 1, &global, &local);
+}
+
+/* nbatch groups of wg work-items, one group per block. */
+static int enqueue_blocks(struct rb_case *c, struct sbo_cl_train *t, int which, int nbatch)
+{
+    const size_t local = (size_t)t->wg, global = local * (size_t)nbatch;
+    return enqueue(c, t, which, 1, &global, &local);
+}
+
+int sbo_cl_ynorm(struct rb_case *c, struct sbo_cl_train *t)
+{
+    cl_kernel k = t->k[SBO_TK_YNORM];
+    RB_CL_CHECK(c, arg_int(k, 0, t->m));
+    RB_CL_CHECK(c, arg_mem(k, 1, t->Y));
+    RB_CL_CHECK(c, arg_mem(k, 2, t->ynorm));
+    return enqueue_1d(c, t, SBO_TK_YNORM, (size_t)t->m);
+}
+
+int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *rmse)
+{
+    cl_kernel ke = t->k[SBO_TK_ENERGY], ka = t->k[SBO_TK_ARGMAX], ku = t->k[SBO_TK_UPDATE];
+    RB_CL_CHECK(c, arg_int(ke, 0, t->m));       /* the paper's map */
+    RB_CL_CHECK(c, arg_mem(ke, 1, t->D));
+    RB_CL_CHECK(c, arg_mem(ke, 2, t->Y));
+    RB_CL_CHECK(c, arg_mem(ke, 3, t->E));
+    const size_t local[2] = { (size_t)t->wg, 1 };
+    const size_t global[2] = { round_up((size_t)t->m, (size_t)t->wg), (size_t)nb };
+    int rc = enqueue(c, t, SBO_TK_ENERGY, 2, global, local);
+    if (rc)
+        return rc;
+    RB_CL_CHECK(c, arg_int(ka, 0, t->m));       /* its reduce */
+    RB_CL_CHECK(c, arg_int(ka, 1, nb));
+    RB_CL_CHECK(c, arg_mem(ka, 2, t->E));
+    RB_CL_CHECK(c, arg_mem(ka, 3, t->best));
+    RB_CL_CHECK(c, arg_mem(ka, 4, t->energy));
+    if ((rc = enqueue_1d(c, t, SBO_TK_ARGMAX, (size_t)t->m)))
+        return rc;
+    RB_CL_CHECK(c, arg_int(ku, 0, t->m));       /* the energy update */
+    RB_CL_CHECK(c, arg_mem(ku, 1, t->ynorm));
+    RB_CL_CHECK(c, arg_mem(ku, 2, t->energy));
+    RB_CL_CHECK(c, arg_mem(ku, 3, t->r));
+    RB_CL_CHECK(c, arg_mem(ku, 4, t->part));
+    RB_CL_CHECK(c, arg_local(ku, 5, (size_t)t->wg * t->sz));
+    if ((rc = enqueue_1d(c, t, SBO_TK_UPDATE, (size_t)t->npart * t->wg)))
+        return rc;
+    double part[256], sum = 0.0;
+    if (t->last)
+        clReleaseEvent(t->last);
+    t->last = NULL;
+    RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->part, CL_TRUE, 0,
+                                       (size_t)t->npart * t->sz, part, 0, NULL, &t->last));
+    for (int g = 0; g < t->npart; g++)
+        sum += t->f64 ? part[g] : ((const float *)part)[g];
+    *rmse = sqrt(sum / ((double)t->p * t->m));
+    return 0;
+}
+
+int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W)
+{
+    cl_kernel k = t->k[SBO_TK_WORST];
+    RB_CL_CHECK(c, arg_int(k, 0, t->m));
+    RB_CL_CHECK(c, arg_int(k, 1, W));
+    RB_CL_CHECK(c, arg_mem(k, 2, t->r));
+    RB_CL_CHECK(c, arg_mem(k, 3, t->idx));
+    RB_CL_CHECK(c, arg_local(k, 4, (size_t)t->wg * t->sz));
+    return enqueue_1d(c, t, SBO_TK_WORST, (size_t)t->m);
+}
+
+int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
+{
+    cl_kernel kc = t->k[SBO_TK_COUNT], ks = t->k[SBO_TK_SCAN], kx = t->k[SBO_TK_SCATTER];
+    RB_CL_CHECK(c, arg_int(kc, 0, t->m));
+    RB_CL_CHECK(c, arg_int(kc, 1, nb));
+    RB_CL_CHECK(c, arg_mem(kc, 2, t->best));
+    RB_CL_CHECK(c, arg_mem(kc, 3, t->tiles));
+    RB_CL_CHECK(c, arg_local(kc, 4, (size_t)nb * sizeof(cl_int)));
+    int rc = enqueue_1d(c, t, SBO_TK_COUNT, (size_t)t->m);
+    if (rc)
+        return rc;
+    RB_CL_CHECK(c, arg_int(ks, 0, nb));
+    RB_CL_CHECK(c, arg_int(ks, 1, t->ntiles));
+    RB_CL_CHECK(c, arg_mem(ks, 2, t->tiles));
+    RB_CL_CHECK(c, arg_mem(ks, 3, t->cnt));
+    RB_CL_CHECK(c, arg_local(ks, 4, (size_t)nb * sizeof(cl_int)));
+    if ((rc = enqueue_blocks(c, t, SBO_TK_SCAN, 1)))
+        return rc;
+    RB_CL_CHECK(c, arg_int(kx, 0, t->m));
+    RB_CL_CHECK(c, arg_mem(kx, 1, t->best));
+    RB_CL_CHECK(c, arg_mem(kx, 2, t->tiles));
+    RB_CL_CHECK(c, arg_mem(kx, 3, t->order));
+    RB_CL_CHECK(c, arg_local(kx, 4, (size_t)t->wg * sizeof(cl_int)));
+    if ((rc = enqueue_1d(c, t, SBO_TK_SCATTER, (size_t)t->m)))
+        return rc;
+    RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->cnt, CL_TRUE, 0,
+                                       (size_t)nb * sizeof(cl_int), t->cnt_h, 0, NULL, NULL));
+    return 0;
+}
+
+int sbo_cl_gather(struct rb_case *c, struct sbo_cl_train *t, cl_mem list, int n)
+{
+    cl_kernel k = t->k[SBO_TK_GATHER];
+    RB_CL_CHECK(c, arg_int(k, 0, n));
+    RB_CL_CHECK(c, arg_mem(k, 1, list));
+    RB_CL_CHECK(c, arg_mem(k, 2, t->Y));
+    RB_CL_CHECK(c, arg_mem(k, 3, t->Ysub));
+    return enqueue_1d(c, t, SBO_TK_GATHER, (size_t)n * t->p);
+}
+
+int sbo_cl_threshold(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int ncols)
+{
+    cl_kernel k = t->k[SBO_TK_THRESHOLD];
+    RB_CL_CHECK(c, arg_int(k, 0, ncols));
+    RB_CL_CHECK(c, arg_mem(k, 1, t->cnt));
+    RB_CL_CHECK(c, arg_mem(k, 2, t->C));
+    const size_t local[2] = { (size_t)t->wg, 1 };
+    const size_t global[2] = { round_up((size_t)ncols, (size_t)t->wg), (size_t)nbatch };
+    return enqueue(c, t, SBO_TK_THRESHOLD, 2, global, local);
+}
+
+/* The offsets of a batched GEMM into one of the two halves of t->offs
+ * (each 3 L entries), reusing a half that holds them already: 1ONB
+ * alternates two GEMMs with fixed offsets.  The half's base, or -1. */
+static int offsets_slot(struct rb_case *c, struct sbo_cl_train *t, const size_t *aoff,
+                        const size_t *boff, const size_t *coff, int nbatch)
+{
+    cl_ulong *o = t->offs_h + 6 * (size_t)t->L;      /* the scratch third */
+    for (int g = 0; g < nbatch; g++) {
+        o[g] = aoff[g];
+        o[nbatch + g] = boff[g];
+        o[2 * nbatch + g] = coff[g];
+    }
+    const size_t bytes = 3 * (size_t)nbatch * sizeof *o, stride = 3 * (size_t)t->L;
+    for (int half = 0; half < 2; half++)
+        if (t->offs_n[half] == nbatch && memcmp(t->offs_h + half * stride, o, bytes) == 0) {
+            t->offs_next = 1 - half;
+            return half * 3 * t->L;
+        }
+    int half = t->offs_next;
+    t->offs_next = 1 - half;
+    t->offs_n[half] = nbatch;
+    memcpy(t->offs_h + half * stride, o, bytes);
+    cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_TRUE, half * stride * sizeof *o,
+                                      bytes, o, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        t->offs_n[half] = 0;
+        rb_fail(c, RB_EDEVICE, "offsets of a batched GEMM: %s", rb_cl_strerror(err));
+        return -1;
+    }
+    return half * 3 * t->L;
+}
+
+int sbo_cl_gemm(struct rb_case *c, struct sbo_cl_train *t, int ta, int tb, int M, int N,
+                int K, cl_mem A, const size_t *aoff, cl_mem B, const size_t *boff,
+                cl_mem Cm, const size_t *coff, int nbatch)
+{
+    if (t->clblast)
+        return sbo_cl_gemm_clblast(c, t, ta, tb, M, N, K, A, aoff, B, boff, Cm, coff, nbatch);
+    int base = offsets_slot(c, t, aoff, boff, coff, nbatch);
+    if (base < 0)
+        return RB_EDEVICE;
+    cl_kernel k = t->k[SBO_TK_GEMM];
+    const int ld = t->p;        /* every operand has p rows */
+    RB_CL_CHECK(c, arg_int(k, 0, ta));
+    RB_CL_CHECK(c, arg_int(k, 1, tb));
+    RB_CL_CHECK(c, arg_int(k, 2, M));
+    RB_CL_CHECK(c, arg_int(k, 3, N));
+    RB_CL_CHECK(c, arg_int(k, 4, K));
+    RB_CL_CHECK(c, arg_mem(k, 5, t->offs));
+    RB_CL_CHECK(c, arg_int(k, 6, base));
+    RB_CL_CHECK(c, arg_mem(k, 7, A));
+    RB_CL_CHECK(c, arg_int(k, 8, ld));
+    RB_CL_CHECK(c, arg_mem(k, 9, B));
+    RB_CL_CHECK(c, arg_int(k, 10, ld));
+    RB_CL_CHECK(c, arg_mem(k, 11, Cm));
+    RB_CL_CHECK(c, arg_int(k, 12, ld));
+    const size_t local[3] = { GEMM_TILE, GEMM_TILE, 1 };
+    const size_t global[3] = { round_up((size_t)M, GEMM_TILE), round_up((size_t)N, GEMM_TILE),
+                               (size_t)nbatch };
+    return enqueue(c, t, SBO_TK_GEMM, 3, global, local);
+}
+
+int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
+                       cl_mem need, int mode)
+{
+    cl_kernel kj = t->k[SBO_TK_JACOBI], kp = t->k[SBO_TK_PRODUCT];
+    RB_CL_CHECK(c, arg_mem(kj, 0, need));
+    RB_CL_CHECK(c, arg_mem(kj, 1, t->M));
+    RB_CL_CHECK(c, arg_mem(kj, 2, t->U));
+    RB_CL_CHECK(c, arg_mem(kj, 3, t->V));
+    RB_CL_CHECK(c, arg_mem(kj, 4, t->sig));
+    RB_CL_CHECK(c, arg_local(kj, 5, 3 * (size_t)t->wg * t->sz));
+    int rc = enqueue_blocks(c, t, SBO_TK_JACOBI, nbatch);
+    if (rc)
+        return rc;
+    RB_CL_CHECK(c, arg_int(kp, 0, mode));
+    RB_CL_CHECK(c, arg_int(kp, 1, first));
+    RB_CL_CHECK(c, arg_mem(kp, 2, need));
+    RB_CL_CHECK(c, arg_mem(kp, 3, t->U));
+    RB_CL_CHECK(c, arg_mem(kp, 4, t->V));
+    RB_CL_CHECK(c, arg_mem(kp, 5, t->sig));
+    RB_CL_CHECK(c, arg_mem(kp, 6, t->M));
+    RB_CL_CHECK(c, arg_mem(kp, 7, t->W));
+    RB_CL_CHECK(c, arg_mem(kp, 8, t->D));
+    return enqueue_blocks(c, t, SBO_TK_PRODUCT, nbatch);
+}
+
+int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
+                 int *fallbacks)
+{
+    cl_kernel k = t->k[SBO_TK_POLAR];
+    RB_CL_CHECK(c, arg_int(k, 0, first));
+    RB_CL_CHECK(c, arg_mem(k, 1, t->cnt));
+    RB_CL_CHECK(c, arg_mem(k, 2, t->M));
+    RB_CL_CHECK(c, arg_mem(k, 3, t->U));
+    RB_CL_CHECK(c, arg_mem(k, 4, t->V));
+    RB_CL_CHECK(c, arg_mem(k, 5, t->D));
+    RB_CL_CHECK(c, arg_mem(k, 6, t->flag));
+    RB_CL_CHECK(c, arg_local(k, 7, (size_t)t->wg * t->sz));
+    int rc = enqueue_blocks(c, t, SBO_TK_POLAR, nbatch);
+    if (rc)
+        return rc;
+    RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->flag, CL_TRUE, 0,
+                                       (size_t)nbatch * sizeof(cl_int), t->cnt_h + t->L, 0,
+                                       NULL, NULL));
+    int n = 0;
+    for (int g = 0; g < nbatch; g++)
+        n += t->cnt_h[t->L + g] != 0;
+    if (fallbacks)
+        *fallbacks = n;
+    return n ? sbo_cl_svd_product(c, t, nbatch, first, t->flag, 0) : 0;
+}
