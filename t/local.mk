@@ -242,6 +242,7 @@ t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
 t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas
 t_sbo_kernels_host_LDFLAGS = -pthread
 t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_BLAS
 # The SBO training on the OpenCL device: its kernels against the CPU, and
 # whole trainings against sbo_train.
 if RB_HAVE_BLAS

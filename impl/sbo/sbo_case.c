@@ -173,6 +173,23 @@ static double energy_bound(int p, int s, double u, double yy)
     return 2.0 * (2.0 * p * sqrt((double)s) + s) * u * yy;
 }
 
+/* sbo_represent over the host's cores, in chunks of signals: the signals are
+ * independent, so the energies are those of one call, bit for bit.  At
+ * 2^20 signals and 16 blocks the fp64 reference is 1.4e11 flops: a minute
+ * on one core, seconds on all. */
+static void represent_all_cores(const struct sbo_state *s, double *all)
+{
+    enum { CHUNK = 1024 };
+    long nchunks = (s->m + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(dynamic)
+    for (long k = 0; k < nchunks; k++) {
+        size_t i0 = (size_t)k * CHUNK;
+        int n = s->m - (int)i0 < CHUNK ? s->m - (int)i0 : CHUNK;
+        sbo_represent(s->p, s->s, s->L, s->D_d, n, s->Y_d + i0 * s->p, NULL, NULL,
+                      all + i0 * s->L);
+    }
+}
+
 int sbo_represent_verify(struct rb_case *c, struct rb_check *out)
 {
     struct sbo_state *s = c->state;
@@ -180,7 +197,7 @@ int sbo_represent_verify(struct rb_case *c, struct rb_check *out)
     double *all = malloc((size_t)s->m * L * sizeof *all);
     if (!all)
         return rb_fail(c, RB_ENOMEM, "verification of signals=%d", s->m);
-    sbo_represent(p, s->s, L, s->D_d, s->m, s->Y_d, NULL, NULL, all);
+    represent_all_cores(s, all);
     double u = c->prec == RB_PREC_F64 ? 0x1.0p-53 : 0x1.0p-24, worst = 0.0;
     double res = 0.0, res_ref = 0.0;
     int ties = 0;
