@@ -32,6 +32,7 @@ extern const struct rb_variant sammon_cuda_variants[];
 #endif
 #if RB_HAVE_HIP
 extern const struct rb_variant givens_hip_variants[];
+extern const struct rb_variant givens_hip_apply_variants[];
 extern const struct rb_variant sammon_hip_variants[];
 #endif
 
@@ -62,6 +63,7 @@ static const struct rb_variant *const tables[] = {
 #endif
 #if RB_HAVE_HIP
     givens_hip_variants,
+    givens_hip_apply_variants,
     sammon_hip_variants,
 #endif
     NULL

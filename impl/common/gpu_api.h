@@ -29,6 +29,7 @@
 #define gpuStream_t hipStream_t
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
+#define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
@@ -43,6 +44,8 @@
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 
 #define GPU_CHECK RB_HIP_CHECK
 #define GPU_CHECK_LAUNCH RB_HIP_CHECK_LAUNCH
@@ -68,6 +71,7 @@
 #define gpuStream_t cudaStream_t
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
+#define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
@@ -82,6 +86,8 @@
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
 #define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 
 #define GPU_CHECK RB_CUDA_CHECK
 #define GPU_CHECK_LAUNCH RB_CUDA_CHECK_LAUNCH
