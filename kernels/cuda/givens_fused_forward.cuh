@@ -210,7 +210,7 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
 // `rotated<R>(x, step)` sees the rotated rows (before the move along the
 // circle); after the last its `last<R>(x)` ends the kernel.  cs points at this
 // thread's entries of the table's current step; csbuf holds two
-// shared-memory step buffers.
+// shared-memory step buffers (CUDA's cp.async; unused on HIP).
 template <typename T, int B, int W, int R, int DIR, class E>
 struct givens_fused_steps {
     typedef typename givens_vec2<T>::type vec2;
