@@ -35,6 +35,7 @@ extern const struct rb_variant sbo_cuda_variants[];
 #endif
 #if RB_HAVE_HIP
 extern const struct rb_variant givens_hip_variants[];
+extern const struct rb_variant givens_hip_apply_variants[];
 extern const struct rb_variant sammon_hip_variants[];
 #if RB_HAVE_BLAS
 extern const struct rb_variant sbo_hip_variants[];
@@ -71,6 +72,7 @@ static const struct rb_variant *const tables[] = {
 #endif
 #if RB_HAVE_HIP
     givens_hip_variants,
+    givens_hip_apply_variants,
     sammon_hip_variants,
 #if RB_HAVE_BLAS
     sbo_hip_variants,

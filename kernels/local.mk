@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # kernels/local.mk: device code only.  OpenCL sources are embedded as C strings.
 EXTRA_DIST += build-aux/embed-cl.sh
-# CUDA kernels: headers included by the .cu files of impl/, shipped whether or
-# not CUDA is built.  The paper's (givens_table, givens_paper_*) keep to what
-# CUDA and HIP share and serve the .hip files too; the fused ones are CUDA's.
+# CUDA kernels: headers included by the .cu and .hip files of impl/, shipped
+# whether or not CUDA is built; warps are rb_warp.cuh's (32 or 64 lanes).
 EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.cuh \
 	%reldir%/cuda/givens_fused_forward.cuh %reldir%/cuda/givens_paper_backward.cuh \
-	%reldir%/cuda/givens_fused_backward.cuh %reldir%/cuda/givens_fused_apply.cuh
+	%reldir%/cuda/givens_fused_backward.cuh %reldir%/cuda/givens_fused_apply.cuh \
+	%reldir%/cuda/rb_warp.cuh
 # OpenCL kernels: embedded by the .cl.c rule (the nodist_ C files are listed
 # with the library that links them), shipped as sources.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \

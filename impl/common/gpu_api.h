@@ -29,6 +29,7 @@
 #define gpuStream_t hipStream_t
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
+#define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
@@ -45,6 +46,8 @@
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
 #define gpuFuncAttributes hipFuncAttributes
 #define gpuFuncGetAttributes hipFuncGetAttributes
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 
 #define GPU_CHECK RB_HIP_CHECK
 #define GPU_CHECK_LAUNCH RB_HIP_CHECK_LAUNCH
@@ -70,6 +73,7 @@
 #define gpuStream_t cudaStream_t
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
+#define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
@@ -86,6 +90,8 @@
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define gpuFuncAttributes cudaFuncAttributes
 #define gpuFuncGetAttributes cudaFuncGetAttributes
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 
 #define GPU_CHECK RB_CUDA_CHECK
 #define GPU_CHECK_LAUNCH RB_CUDA_CHECK_LAUNCH

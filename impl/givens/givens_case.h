@@ -35,6 +35,11 @@ extern const struct rb_axis givens_gpu_sizes[];
 extern const struct rb_axis givens_threads_axis[];
 /* The tunable of the paper's GPU kernels (CUDA, HIP): block. */
 extern const struct rb_axis givens_gpu_block_axis[];
+/* The tunables of the fused kernels on CUDA and HIP (givens_gpu_axes.c):
+ * slots and cols of the fused forward and backward, and of apply mode. */
+extern const struct rb_axis givens_gpu_fused_axes[];
+extern const struct rb_axis givens_gpu_fused_bwd_axes[];
+extern const struct rb_axis givens_gpu_apply_axes[];
 
 /* The variant tables (givens_serial_table.c, givens_omp_table.c). */
 extern const struct rb_variant givens_serial_variants[];

@@ -11,16 +11,12 @@
 extern "C" {
 #endif
 
-/* The table (givens_cuda_table.c): forward paper and fused, backward paper. */
+/* The table (givens_cuda_table.c): forward and backward, paper and fused. */
 extern const struct rb_variant givens_cuda_variants[];
 
-/* Largest slab of the fused forward: S / slots threads at most (S = n/2
- * rounded up), the kernel's launch bound. */
-#define GIVENS_CUDA_FUSED_MAXT 256
-
 /* RB_ESKIP with the reason when m > n, or a tunable does not apply: the fused
- * kernel needs slots in {1, 2, 4, 8} dividing S with S / slots <= 256, and
- * cols 4 or 8 (f32) or 4 (f64). */
+ * kernel needs slots in {1, 2, 4, 8} dividing S with S / slots <= 256
+ * (GIVENS_GPU_FUSED_MAXT), and cols 4 or 8 (f32) or 4 (f64). */
 int givens_cuda_admit(struct rb_case *c);
 /* Device bytes the case allocates at its peak (setup included). */
 size_t givens_cuda_footprint(const struct rb_case *c);

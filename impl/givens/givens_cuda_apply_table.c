@@ -6,23 +6,10 @@
 #include "impl/givens/givens_cuda.h"
 #include "impl/givens/givens_cuda_apply.h"
 
-static const long long slots_deflt[] = { 8, 4, RB_AXIS_END };
-static const long long slots_quick[] = { 8, RB_AXIS_END };
-static const long long cols_deflt[] = { 4, 2, RB_AXIS_END };
-
-static const struct rb_axis apply_axes[] = {
-    { .name = "slots", .help = "schedule slots (pairs) per thread of the fused kernels; "
-                               "must divide n/2 (rounded up), n/2/slots <= 256",
-      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_deflt },
-    { .name = "cols", .help = "columns of X per block (2, 4; f64: 2)",
-      .min = 2, .max = 8, .deflt = cols_deflt, .quick = cols_deflt, .paper = cols_deflt },
-    { 0 }
-};
-
 const struct rb_variant givens_cuda_apply_variants[] = {
     { .paper = "givens", .algo = "forward", .name = "apply",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_apply_sizes, .tunables = apply_axes,
+      .sizes = givens_apply_sizes, .tunables = givens_gpu_apply_axes,
       .doc = "Y = U X for X of n x batch without forming U, in one launch",
       .available = rb_cuda_available, .footprint = givens_cuda_apply_footprint,
       .admit = givens_cuda_apply_admit, .setup = givens_cuda_apply_setup,
@@ -31,7 +18,7 @@ const struct rb_variant givens_cuda_apply_variants[] = {
       .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "apply",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_apply_sizes, .tunables = apply_axes,
+      .sizes = givens_apply_sizes, .tunables = givens_gpu_apply_axes,
       .doc = "the batched JVP of Y = U X: dtheta and dX = U^T dY in one launch",
       .available = rb_cuda_available, .footprint = givens_cuda_apply_footprint,
       .admit = givens_cuda_apply_admit, .setup = givens_cuda_apply_setup,

@@ -5,34 +5,6 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_cuda.h"
 
-/* slots and cols: admit skips the values a size or precision cannot take. */
-static const long long slots_deflt[] = { 8, 4, RB_AXIS_END };
-static const long long slots_quick[] = { 8, RB_AXIS_END };
-static const long long slots_paper[] = { 8, 4, 2, 1, RB_AXIS_END };
-static const long long cols_all[] = { 4, 8, RB_AXIS_END };
-
-static const struct rb_axis fused_axes[] = {
-    { .name = "slots", .help = "schedule slots (pairs) per thread of the fused forward; "
-                               "must divide n/2 (rounded up), n/2/slots <= 256",
-      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
-    { .name = "cols", .help = "columns of U per block of the fused forward (f64: 4 only); "
-                              "of M and U^T each for the fused backward (2, 4; f64: 2)",
-      .min = 2, .max = 8, .deflt = cols_all, .quick = cols_all, .paper = cols_all },
-    { 0 }
-};
-
-/* The fused backward holds two matrices: half the columns per block. */
-static const long long cols_bwd[] = { 4, 2, RB_AXIS_END };
-static const struct rb_axis fused_bwd_axes[] = {
-    { .name = "slots", .help = "schedule slots (pairs) per thread of the fused kernels; "
-                               "must divide n/2 (rounded up), n/2/slots <= 256",
-      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
-    { .name = "cols", .help = "columns of U per block of the fused forward (f64: 4 only); "
-                              "of M and U^T each for the fused backward (2, 4; f64: 2)",
-      .min = 2, .max = 8, .deflt = cols_bwd, .quick = cols_bwd, .paper = cols_bwd },
-    { 0 }
-};
-
 const struct rb_variant givens_cuda_variants[] = {
     { .paper = "givens", .algo = "forward", .name = "paper",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
@@ -45,7 +17,7 @@ const struct rb_variant givens_cuda_variants[] = {
       .work = givens_work },
     { .paper = "givens", .algo = "forward", .name = "fused",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_gpu_sizes, .tunables = fused_axes,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_fused_axes,
       .doc = "forward in one launch: column slabs in registers through all n-1 blocks",
       .available = rb_cuda_available, .footprint = givens_cuda_footprint,
       .admit = givens_cuda_admit, .setup = givens_cuda_setup,
@@ -63,7 +35,7 @@ const struct rb_variant givens_cuda_variants[] = {
       .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "fused",
       .backend = RB_BACKEND_CUDA, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_gpu_sizes, .tunables = fused_bwd_axes,
+      .sizes = givens_gpu_sizes, .tunables = givens_gpu_fused_bwd_axes,
       .doc = "Algorithm 3 in one launch: slabs of M and U^T in registers, dot products "
              "added across slabs with atomics",
       .available = rb_cuda_available, .footprint = givens_cuda_footprint,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The Givens host code's view of CUDA and HIP (givens_gpu_case.inc,
- * givens_gpu_launch.inc): impl/common/gpu_api.h's one spelling of both,
- * plus the entry points' names and what only CUDA builds.  HIP when the
- * including .hip file defines RB_GPU_HIP first. */
+/* The Givens host code's view of CUDA and HIP (givens_gpu_*.inc):
+ * impl/common/gpu_api.h's one spelling of both, plus the entry points'
+ * names and declarations.  HIP when the including .hip file defines
+ * RB_GPU_HIP first. */
 #ifndef GIVENS_GPU_API_H
 #define GIVENS_GPU_API_H
 
@@ -14,12 +14,10 @@
 
 #ifdef RB_GPU_HIP
 #include "impl/givens/givens_hip.h"
-/* The fused kernels need cp.async, sm_90 vector atomics and 32-lane warps
- * (AMD's wavefronts have 64 lanes): CUDA only. */
-#define GIVENS_GPU_FUSED 0
+#include "impl/givens/givens_hip_apply.h"
 #else
 #include "impl/givens/givens_cuda.h"
-#define GIVENS_GPU_FUSED 1
+#include "impl/givens/givens_cuda_apply.h"
 #endif
 
 #endif

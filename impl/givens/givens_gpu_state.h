@@ -27,10 +27,39 @@ struct GIVENS_GPU_ENTRY(state) {
 
 /* Untimed setup work on the case's stream.  form_u: U from theta, by the
  * fused forward at `slots` (cols 4; its table is allocated in s->cs and
- * freed once U is done) or, with slots 0, by the paper's kernels (HIP has
- * only these).  form_gamma: Gamma = G X^T from s->Gd and s->Xd, left
- * running. */
+ * freed once U is done) or, with slots 0, by the paper's kernels.
+ * form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
 int GIVENS_GPU_ENTRY(form_u)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s, int slots);
 int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
+
+/* Largest block of the fused kernels: S / slots threads at most (S = n/2
+ * rounded up), their launch bound. */
+#define GIVENS_GPU_FUSED_MAXT 256
+
+/* 1 if the fused kernels take `slots` per thread for S slots: they are
+ * built for 1, 2, 4, 8, which must divide S, with S / slots threads at most
+ * GIVENS_GPU_FUSED_MAXT. */
+static inline int givens_gpu_fused_fits(int S, int slots)
+{
+    return (slots == 1 || slots == 2 || slots == 4 || slots == 8) && S % slots == 0
+           && S / slots <= GIVENS_GPU_FUSED_MAXT;
+}
+
+/* Slots per thread for the fused forward that forms the backward's U: the
+ * most that fit, or 0 when none does. */
+static inline int givens_gpu_fused_setup_slots(int S)
+{
+    for (int b = 8; b >= 1; b /= 2)
+        if (givens_gpu_fused_fits(S, b))
+            return b;
+    return 0;
+}
+
+/* Opt the fused kernel (slots, cols) of the case's precision in to the
+ * dynamic shared memory it needs for S slots where that exceeds 48 KiB.
+ * 0, RB_EINVAL (no such kernel) or RB_EDEVICE. */
+int GIVENS_GPU_ENTRY(fused_prepare)(struct rb_case *c, int S, int slots, int cols);
+/* The same for the fused backward (cols: 2 or 4 in f32, 2 in f64). */
+int GIVENS_GPU_ENTRY(fused_backward_prepare)(struct rb_case *c, int S, int slots, int cols);
 
 #endif

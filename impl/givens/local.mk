@@ -2,26 +2,29 @@
 # impl/givens/local.mk: round-robin Givens rotations (forward, JVP) on CPUs and GPUs.
 librb_core_a_SOURCES += \
 	%reldir%/givens.h %reldir%/givens_rot.h %reldir%/givens_ref.c %reldir%/givens_check.c \
-	%reldir%/givens_case.h %reldir%/givens_case.c %reldir%/givens_serial_table.c
+	%reldir%/givens_case.h %reldir%/givens_case.c %reldir%/givens_serial_table.c \
+	%reldir%/givens_gpu_axes.c
 if RB_HAVE_OPENMP
 librb_core_a_SOURCES += %reldir%/givens_omp.c %reldir%/givens_omp_table.c
 endif RB_HAVE_OPENMP
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += \
 	%reldir%/givens_gpu_api.h %reldir%/givens_gpu_state.h %reldir%/givens_gpu_case.inc \
-	%reldir%/givens_gpu_launch.inc \
-	%reldir%/givens_cuda.h %reldir%/givens_cuda_state.h %reldir%/givens_cuda.cu \
+	%reldir%/givens_gpu_launch.inc %reldir%/givens_gpu_fused.inc %reldir%/givens_gpu_pick.h \
+	%reldir%/givens_gpu_apply.inc \
+	%reldir%/givens_cuda.h %reldir%/givens_cuda.cu \
 	%reldir%/givens_cuda_launch.cu %reldir%/givens_cuda_table.c
 librb_cuda_a_SOURCES += %reldir%/givens_cuda_apply.h %reldir%/givens_cuda_apply.cu \
-	%reldir%/givens_cuda_pick.h \
 	%reldir%/givens_cuda_apply_table.c
 endif RB_HAVE_CUDA
-# HIP: the paper's variants, from the host code CUDA's use (givens_gpu_*).
+# HIP: every variant of CUDA, from the same host code (givens_gpu_*) and kernels.
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += \
 	%reldir%/givens_gpu_api.h %reldir%/givens_gpu_state.h %reldir%/givens_gpu_case.inc \
-	%reldir%/givens_gpu_launch.inc \
-	%reldir%/givens_hip.h %reldir%/givens_hip.hip %reldir%/givens_hip_table.c
+	%reldir%/givens_gpu_launch.inc %reldir%/givens_gpu_fused.inc %reldir%/givens_gpu_pick.h \
+	%reldir%/givens_gpu_apply.inc \
+	%reldir%/givens_hip.h %reldir%/givens_hip.hip %reldir%/givens_hip_table.c \
+	%reldir%/givens_hip_apply.h %reldir%/givens_hip_apply.hip %reldir%/givens_hip_apply_table.c
 endif RB_HAVE_HIP
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \

@@ -12,11 +12,17 @@
 // per column and step: warp shuffles, and shared memory across warps.  The
 // register arrays are addressed through a rotating offset that the unrolled
 // step loop makes a compile-time constant, so the shift costs no moves.
+// The same source builds for HIP (a .hip file defines RB_GPU_HIP first):
+// warps are RB_WARP lanes (kernels/cuda/rb_warp.cuh), and with no cp.async
+// each step's rotations are plain loads into registers.
 #ifndef GIVENS_FUSED_FORWARD_CUH
 #define GIVENS_FUSED_FORWARD_CUH
 
+#ifndef RB_GPU_HIP
 #include <cuda_pipeline.h>
+#endif
 #include "kernels/cuda/givens_table.cuh"
+#include "kernels/cuda/rb_warp.cuh"
 
 // The state of one thread: its slots' rows for the block's W columns.
 // Logical slot q of thread t is t*B + q.  Values move one slot per step
@@ -45,7 +51,7 @@ __device__ __forceinline__ constexpr int givens_pb(int q, int R)
 
 // Shared context of a block's threads.  Blocks are whole warps, so every
 // shuffle has all lanes; the first nreal threads own slots, the rest (up to
-// the next multiple of 32) carry zeros through the same steps.
+// the next multiple of RB_WARP_BLOCK) carry zeros through the same steps.
 struct givens_lanes {
     int t, lane, warp, nwarps, nthreads, nreal;
 };
@@ -53,6 +59,8 @@ struct givens_lanes {
 // Copy this thread's B rotations of one step from the table into its column
 // of a shared-memory buffer laid out [B][nthreads] (conflict-free reads),
 // asynchronously: the copy of step s-1 overlaps the rotations of step s.
+// CUDA only: HIP has no cp.async (givens_fused_steps loads from the table).
+#ifndef RB_GPU_HIP
 template <typename T, int B>
 __device__ __forceinline__ void givens_cs_prefetch(typename givens_vec2<T>::type *buf,
                                                    const typename givens_vec2<T>::type *src,
@@ -63,6 +71,7 @@ __device__ __forceinline__ void givens_cs_prefetch(typename givens_vec2<T>::type
         __pipeline_memcpy_async(buf + q * nthreads + t, src + q, sizeof *src);
     __pipeline_commit();
 }
+#endif
 
 // Rotate the pairs of this thread for the current step, R shifts done so
 // far: PART 0 the two whose values leave the thread (slots 0 and B-1), PART 1
@@ -104,7 +113,7 @@ __device__ __forceinline__ void givens_shift_begin(const givens_slab<T, B, W> &x
 {
     const int ot = givens_pt<B, DIR>(DIR > 0 ? B - 1 : 0, R);
     const int ob = givens_pb<B, DIR>(DIR > 0 ? 0 : B - 1, R);
-    const int up = DIR > 0 ? 31 : 0, down = 31 - up;   // lanes writing tout / bout
+    const int up = DIR > 0 ? RB_WARP - 1 : 0, down = RB_WARP - 1 - up;  // write tout / bout
 #pragma unroll
     for (int w = 0; w < W; w++) {
         e.tout[w] = x.top[ot][w];
@@ -115,11 +124,11 @@ __device__ __forceinline__ void givens_shift_begin(const givens_slab<T, B, W> &x
         if (DIR > 0 && B == 1 && l.t == 0)
             e.tout[w] = e.bout[w];
         if (DIR > 0) {
-            e.tin[w] = __shfl_up_sync(0xffffffffu, e.tout[w], 1);
-            e.bin[w] = __shfl_down_sync(0xffffffffu, e.bout[w], 1);
+            e.tin[w] = rb_shfl_up(e.tout[w], 1);
+            e.bin[w] = rb_shfl_down(e.bout[w], 1);
         } else {
-            e.tin[w] = __shfl_down_sync(0xffffffffu, e.tout[w], 1);
-            e.bin[w] = __shfl_up_sync(0xffffffffu, e.bout[w], 1);
+            e.tin[w] = rb_shfl_down(e.tout[w], 1);
+            e.bin[w] = rb_shfl_up(e.bout[w], 1);
         }
         if (l.nwarps > 1 && l.lane == up)
             xtop[l.warp][w] = e.tout[w];
@@ -136,7 +145,7 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
 {
     const int ot = givens_pt<B, DIR>(DIR > 0 ? B - 1 : 0, R);
     const int ob = givens_pb<B, DIR>(DIR > 0 ? 0 : B - 1, R);
-    const int first = DIR > 0 ? 0 : 31, last = 31 - first;
+    const int first = DIR > 0 ? 0 : RB_WARP - 1, last = RB_WARP - 1 - first;
     if (l.nwarps > 1) {
         __syncthreads();
 #pragma unroll
@@ -151,7 +160,7 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
     // those threads branch here.  Going down, slot S-1's bottom takes its top
     // and slot 1's top takes slot 0's bottom; going up, slot S-1's top takes
     // its bottom and slot 0's bottom takes slot 1's top.
-    if (l.warp == (l.nreal - 1) >> 5 && l.t == l.nreal - 1) {
+    if (l.warp == (l.nreal - 1) >> RB_WARP_SHIFT && l.t == l.nreal - 1) {
 #pragma unroll
         for (int w = 0; w < W; w++) {
             if (DIR > 0)
@@ -201,15 +210,23 @@ __device__ __forceinline__ void givens_shift_end(givens_slab<T, B, W> &x, const 
 // `rotated<R>(x, step)` sees the rotated rows (before the move along the
 // circle); after the last its `last<R>(x)` ends the kernel.  cs points at this
 // thread's entries of the table's current step; csbuf holds two
-// shared-memory step buffers.
+// shared-memory step buffers (CUDA's cp.async; unused on HIP).
 template <typename T, int B, int W, int R, int DIR, class E>
 struct givens_fused_steps {
     typedef typename givens_vec2<T>::type vec2;
     static __device__ __forceinline__ bool run(givens_slab<T, B, W> &x, const givens_lanes &l,
                                                E &epi, int &step, int final_step,
                                                const vec2 *&cs, vec2 *csbuf, int S,
-                                               T (*xtop)[32][W], T (*xbot)[32][W])
+                                               T (*xtop)[RB_WARP_MAX_PER_BLOCK][W],
+                                               T (*xbot)[RB_WARP_MAX_PER_BLOCK][W])
     {
+        vec2 r[B];
+#ifdef RB_GPU_HIP
+        (void)csbuf;
+#pragma unroll
+        for (int q = 0; q < B; q++)
+            r[q] = cs[q];
+#else
         const int bufsize = B * l.nthreads;
         if (step != final_step)
             givens_cs_prefetch<T, B>(csbuf + ((step - DIR) & 1) * bufsize, cs - DIR * S, l.t,
@@ -218,10 +235,10 @@ struct givens_fused_steps {
             __pipeline_commit();
         __pipeline_wait_prior(1);                // this step's copy has landed
         const vec2 *buf = csbuf + (step & 1) * bufsize;
-        vec2 r[B];
 #pragma unroll
         for (int q = 0; q < B; q++)
             r[q] = buf[q * l.nthreads + l.t];
+#endif
         givens_slab_rotate<T, B, W, R, 0, DIR>(x, r);
         if (step == final_step) {
             givens_slab_rotate<T, B, W, R, 1, DIR>(x, r);
@@ -246,7 +263,8 @@ struct givens_fused_steps<T, B, W, B, DIR, E> {
     typedef typename givens_vec2<T>::type vec2;
     static __device__ __forceinline__ bool run(givens_slab<T, B, W> &, const givens_lanes &, E &,
                                                int &, int, const vec2 *&, vec2 *, int,
-                                               T (*)[32][W], T (*)[32][W])
+                                               T (*)[RB_WARP_MAX_PER_BLOCK][W],
+                                               T (*)[RB_WARP_MAX_PER_BLOCK][W])
     {
         return false;
     }
@@ -257,10 +275,10 @@ __device__ __forceinline__ givens_lanes givens_lanes_here(int nreal)
 {
     givens_lanes l;
     l.t = threadIdx.x;
-    l.lane = l.t & 31;
-    l.warp = l.t >> 5;
+    l.lane = l.t & (RB_WARP - 1);
+    l.warp = l.t >> RB_WARP_SHIFT;
     l.nthreads = blockDim.x;
-    l.nwarps = l.nthreads >> 5;
+    l.nwarps = l.nthreads >> RB_WARP_SHIFT;
     l.nreal = nreal;
     return l;
 }
@@ -268,7 +286,7 @@ __device__ __forceinline__ givens_lanes givens_lanes_here(int nreal)
 // Threads per block of a fused kernel for S slots, B per thread: whole warps.
 __host__ __device__ inline int givens_fused_threads(int S, int B)
 {
-    return (S / B + 31) / 32 * 32;
+    return (S / B + RB_WARP_BLOCK - 1) / RB_WARP_BLOCK * RB_WARP_BLOCK;
 }
 
 // Every step on slab x, already loaded with the rows held at the first
@@ -280,25 +298,36 @@ __device__ __forceinline__ void givens_fused_sweep(givens_slab<T, B, W> &x, cons
                                                    const typename givens_vec2<T>::type *cs)
 {
     typedef typename givens_vec2<T>::type vec2;
-    __shared__ T xtop[2][32][W], xbot[2][32][W];    // double-buffered by step parity
-    extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
-    vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
+    // Double-buffered by step parity.
+    __shared__ T xtop[2][RB_WARP_MAX_PER_BLOCK][W], xbot[2][RB_WARP_MAX_PER_BLOCK][W];
     const int S = nt >> 1;
     int step = DIR > 0 ? nt - 2 : 0;
     const int final_step = DIR > 0 ? 0 : nt - 2;
     // Threads past nreal read thread 0's entries: any valid address will do.
     const vec2 *row = cs + (size_t)step * S + (size_t)(l.t < l.nreal ? l.t : 0) * B;
+#ifdef RB_GPU_HIP
+    vec2 *csbuf = NULL;
+#else
+    extern __shared__ __align__(16) unsigned char givens_dyn_smem[];
+    vec2 *csbuf = reinterpret_cast<vec2 *>(givens_dyn_smem);
     givens_cs_prefetch<T, B>(csbuf + (step & 1) * B * l.nthreads, row, l.t, l.nthreads);
+#endif
     while (!givens_fused_steps<T, B, W, 0, DIR, E>::run(x, l, epi, step, final_step, row, csbuf,
                                                         S, xtop, xbot))
         ;
 }
 
-// Dynamic shared memory of a fused sweep: two steps of rotations.
+// Dynamic shared memory of a fused sweep: two steps of rotations (none on
+// HIP, which reads them from the table).
 template <typename T, int B>
 inline size_t givens_fused_smem(int nthreads)
 {
+#ifdef RB_GPU_HIP
+    (void)nthreads;
+    return 0;
+#else
     return 2 * (size_t)B * nthreads * sizeof(typename givens_vec2<T>::type);
+#endif
 }
 
 // The forward's epilogue: nothing per step; step 0 leaves position p holding

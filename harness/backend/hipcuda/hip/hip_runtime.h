@@ -23,6 +23,7 @@ typedef cudaStream_t hipStream_t;
 typedef cudaMemcpyKind hipMemcpyKind;
 typedef cudaFuncAttributes hipFuncAttributes;
 typedef enum cudaDeviceAttr hipDeviceAttribute_t;
+typedef enum cudaFuncAttribute hipFuncAttribute;
 
 /* Status codes. */
 constexpr hipError_t hipSuccess = cudaSuccess;
@@ -159,6 +160,13 @@ static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F 
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, reinterpret_cast<const void *>(f),
                                                          block, dyn_smem);
+}
+constexpr hipFuncAttribute hipFuncAttributeMaxDynamicSharedMemorySize =
+    cudaFuncAttributeMaxDynamicSharedMemorySize;
+template <class F>
+static inline hipError_t hipFuncSetAttribute(F f, hipFuncAttribute a, int value)
+{
+    return cudaFuncSetAttribute(reinterpret_cast<const void *>(f), a, value);
 }
 #define hipLaunchKernelGGL(kernel, grid, block, smem, stream, ...)             \
     kernel<<<(grid), (block), (smem), (stream)>>>(__VA_ARGS__)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Choosing a fused kernel instantiation from the case's run-time slots (B)
  * and cols (W): the kernels are templates, built for B in 1, 2, 4, 8.
- * C++ (.cu files) only. */
-#ifndef GIVENS_CUDA_PICK_H
-#define GIVENS_CUDA_PICK_H
+ * C++ (.cu and .hip files) only. */
+#ifndef GIVENS_GPU_PICK_H
+#define GIVENS_GPU_PICK_H
 
 #include <type_traits>
 
