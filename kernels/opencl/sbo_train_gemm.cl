@@ -6,15 +6,8 @@
  * them.  Tiles of SBO_GEMM_TILE x SBO_GEMM_TILE in local memory.  Built
  * after sbo_represent.cl (REAL). */
 
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef SBO_FP64
-#define SBO_FP64 0
-#endif
-#if SBO_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+/* REAL, SBO_FP64 (with the fp64 pragma), SBO_P and SBO_S come from
+ * sbo_represent.cl, which precedes this part in the program. */
 
 /* Tile edge: the group is TILE x TILE work-items, each one element of C;
  * 16 (256 work-items) suits every GPU; 8 for devices of small groups. */

@@ -6,20 +6,12 @@
  * converge in SBO_NS_ITERS; the block is flagged and the host gives it to
  * the Jacobi SVD (sbo_train_svd.cl).  Built after sbo_represent.cl. */
 
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef SBO_FP64
-#define SBO_FP64 0
-#endif
+/* REAL, SBO_FP64 (with the fp64 pragma), SBO_P and SBO_S come from
+ * sbo_represent.cl, which precedes this part in the program. */
 #if SBO_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define SBO_NS_EPS DBL_EPSILON
 #else
 #define SBO_NS_EPS FLT_EPSILON
-#endif
-#ifndef SBO_P
-#define SBO_P 64
 #endif
 
 /* Converged once |X^T X - I|_F <= SBO_NS_TOL before a step (the step

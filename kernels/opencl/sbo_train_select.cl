@@ -8,21 +8,8 @@
  * Conventions of impl/sbo/sbo.h: column-major, signal i at Y + i p.  Built
  * after sbo_represent.cl, whose defines (REAL, SBO_P, SBO_S) it shares. */
 
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef SBO_FP64
-#define SBO_FP64 0
-#endif
-#if SBO_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef SBO_P
-#define SBO_P 64
-#endif
-#ifndef SBO_S
-#define SBO_S 8
-#endif
+/* REAL, SBO_FP64 (with the fp64 pragma), SBO_P and SBO_S come from
+ * sbo_represent.cl, which precedes this part in the program. */
 
 /* ynorm[i] = |y_i|^2: one work-item per signal, any group size. */
 __kernel void sbo_ynorm(const int m, __global const REAL *Y, __global REAL *ynorm)

@@ -9,20 +9,12 @@
  * SVD is one work-item per block; here a group shares each block's pairs.
  * Built after sbo_represent.cl (REAL, SBO_P). */
 
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef SBO_FP64
-#define SBO_FP64 0
-#endif
+/* REAL, SBO_FP64 (with the fp64 pragma), SBO_P and SBO_S come from
+ * sbo_represent.cl, which precedes this part in the program. */
 #if SBO_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define SBO_EPS DBL_EPSILON
 #else
 #define SBO_EPS FLT_EPSILON
-#endif
-#ifndef SBO_P
-#define SBO_P 64
 #endif
 
 /* A pair is rotated while |a_i . a_j| > SBO_JAC_TOL |a_i| |a_j|. */
