@@ -24,7 +24,7 @@ EXTRA_DIST += %reldir%/cuda/rb_ceiling.cuh %reldir%/opencl/rb_ceiling.cl
 EXTRA_DIST += %reldir%/opencl/sbo_represent.cl
 # The SBO representation kernels of CUDA and HIP (what both compile).
 EXTRA_DIST += %reldir%/cuda/sbo_common.cuh %reldir%/cuda/sbo_paper.cuh \
-	%reldir%/cuda/sbo_fused.cuh
+	%reldir%/cuda/sbo_fused.cuh %reldir%/cuda/sbo_fused_pair.cuh
 # The SBO training on the device: selection and grouping, the batched GEMM,
 # the per-block Jacobi SVD and product, the Newton-Schulz polar factor.
 EXTRA_DIST += %reldir%/opencl/sbo_train_select.cl %reldir%/opencl/sbo_train_gemm.cl \

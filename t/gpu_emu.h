@@ -19,7 +19,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __shared__ static
 #define __align__(x) __attribute__((aligned(x)))
 
@@ -34,6 +34,20 @@ static thread_local std::barrier<> *gpu_emu_barrier;
 static inline void __syncthreads()
 {
     gpu_emu_barrier->arrive_and_wait();
+}
+
+/* A shuffle, emulated over the whole block: the kernels that use it call it
+ * from every thread at the same point.  Write, wait, read the partner's,
+ * wait (so that the next shuffle does not overwrite it early). */
+static thread_local double *gpu_emu_xchg;
+
+template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_mask)
+{
+    gpu_emu_xchg[threadIdx.x] = (double)v;
+    gpu_emu_barrier->arrive_and_wait();
+    const T r = (T)gpu_emu_xchg[threadIdx.x ^ (unsigned)lane_mask];
+    gpu_emu_barrier->arrive_and_wait();
+    return r;
 }
 
 struct float4 {
@@ -55,6 +69,7 @@ template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned
     for (unsigned by = 0; by < gy; by++)
         for (unsigned b = 0; b < gx; b++) {
             std::barrier<> bar((std::ptrdiff_t)bx);
+            std::vector<double> xchg(bx);
             std::vector<std::thread> threads;
             for (unsigned t = 0; t < bx; t++)
                 threads.emplace_back([&, t] {
@@ -62,6 +77,7 @@ template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned
                     blockIdx.x = b;
                     blockIdx.y = by;
                     gpu_emu_barrier = &bar;
+                    gpu_emu_xchg = xchg.data();
                     kernel();
                 });
             for (std::thread &th : threads)

@@ -200,7 +200,7 @@ static void life_cycle(struct rb_case *c, upload_fn upload)
     memset(&occ, 0, sizeof occ);
     if (rc == 0)
         c->v->occupancy(c, &occ);
-    int want = strcmp(c->v->name, "fused") == 0 ? 1 : 2, ok = occ.available
+    int want = strncmp(c->v->name, "fused", 5) == 0 ? 1 : 2, ok = occ.available
                && occ.count == want;
     for (int k = 0; ok && k < occ.count; k++)
         ok = occ.k[k].regs > 0 && occ.k[k].active_blocks >= 1;
@@ -213,15 +213,15 @@ static void life_cycle(struct rb_case *c, upload_fn upload)
         tap_diag("why '%s'", occ.why);
 }
 
-/* Every size of v in both precisions at two block sizes each (turning with
- * the size); with run = 0 only the results are counted. */
+/* Every size of v in each of its precisions at two block sizes each
+ * (turning with the size); with run = 0 only the results are counted. */
 static int sweep(const struct rb_variant *v, struct rb_ctx *ctx, uint64_t seed, upload_fn up,
                  int run)
 {
     int results = 0;
     struct rb_case c;
     for (int p = 0; p < 2; p++)
-        for (int k = 0; k < NSIZES; k++)
+        for (int k = 0; k < NSIZES && (v->precs & precs[p]); k++)
             for (int b = 0; b < 2; b++) {
                 long long block = blocks[(k + 2 * b + p) % NBLOCKS];
                 uint64_t cs = seed + (uint64_t)(k * 4 + b * 2 + p);
@@ -264,24 +264,25 @@ static uint64_t test_start(struct rb_ctx *ctx, int (*available)(struct rb_ctx *,
     return tap_seed();
 }
 
-/* The whole test: the two variants registered, each one's sweep and
+/* The whole test: the three variants registered, each one's sweep and
  * refusals. */
 static void test_all(struct rb_ctx *ctx, uint64_t seed, upload_fn up, const char *backend)
 {
     const struct rb_variant *v;
-    int planned = 1, nv = 0, paper = 0, fused = 0;
+    int planned = 1, nv = 0, paper = 0, fused = 0, pair = 0;
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (is_tested(v)) {
             nv++;
             paper += strcmp(v->name, "paper") == 0;
             fused += strcmp(v->name, "fused") == 0;
+            pair += strcmp(v->name, "fused-pair") == 0;
             planned += sweep(v, ctx, seed, up, 0) + 3;
         }
     tap_plan(planned);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
-    tap_ok(nv == 2 && paper == 1 && fused == 1, "%d %s SBO variants registered, paper and fused",
-           nv, backend);
+    tap_ok(nv == 3 && paper == 1 && fused == 1 && pair == 1,
+           "%d %s SBO variants registered, paper, fused and fused-pair", nv, backend);
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (is_tested(v)) {
             sweep(v, ctx, seed, up, 1);

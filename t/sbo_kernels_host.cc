@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* The CUDA and HIP SBO kernels (kernels/cuda/sbo_paper.cuh, sbo_fused.cuh)
+/* The CUDA and HIP SBO kernels (kernels/cuda/sbo_paper.cuh, sbo_fused.cuh,
+ * sbo_fused_pair.cuh)
  * run on the CPU through t/gpu_emu.h, where no GPU is: on planted data of
  * several shapes (p 64, 48, 37, 100, 256; L 1 to 16; s 1 to 32; m 1 and m
- * off the block size) both variants' best blocks and energies against the
+ * off the block size) every variant's best blocks and energies against the
  * fp64 reference sbo_represent, within the verification's per-signal bound
  * (ties allowed); nothing written past m; identical blocks give block 0
  * everywhere.  A slip in the staging pipeline, the padding or a barrier
  * fails here before a GPU sees it. */
 #include "t/gpu_emu.h"
 #include "kernels/cuda/sbo_fused.cuh"
+#include "kernels/cuda/sbo_fused_pair.cuh"
 #include "kernels/cuda/sbo_paper.cuh"
+
+#include <type_traits>
 
 #include <cstdint>
 #include <cstring>
@@ -30,6 +34,23 @@ template <typename T> struct outputs {
     std::vector<T> energy, E;
 };
 
+/* fused-pair exists for float signals of p <= 64 only. */
+template <typename T, int PMAX> static constexpr int variants_of()
+{
+    return std::is_same_v<T, float> && PMAX == SBO_GPU_PMAX_SMALL ? 3 : 2;
+}
+
+static const char *const variant_names[] = { "paper", "fused", "fused-pair" };
+
+/* The emulated shuffles cost two block-wide barriers each (one per code):
+ * fused-pair runs on the shapes of at most 2000 signal-blocks, a few
+ * seconds in all. */
+static bool pair_shape(const shape &z)
+{
+    return (long)z.L * z.m <= 2000;
+}
+
+/* fused: 0 the paper's two kernels, 1 sbo_fused, 2 sbo_fused_pair. */
 template <typename T, int PMAX, int S>
 static void run_variant(int fused, const shape &z, const std::vector<T> &D,
                         const std::vector<T> &Y, outputs<T> &o)
@@ -37,6 +58,16 @@ static void run_variant(int fused, const shape &z, const std::vector<T> &D,
     o.best.assign((size_t)z.m + GUARD, -7);
     o.energy.assign((size_t)z.m + GUARD, (T)NAN);
     o.E.assign((size_t)z.L * z.m, (T)NAN);
+    if constexpr (variants_of<T, PMAX>() == 3) {
+        if (fused == 2) {
+            const unsigned grid = ((unsigned)z.m + z.block - 1) / (unsigned)z.block;
+            gpu_emu_launch(grid, 1, (unsigned)z.block, [&] {
+                sbo_fused_pair<S>(z.p, z.L, z.m, D.data(), Y.data(), o.best.data(),
+                                  o.energy.data());
+            });
+            return;
+        }
+    }
     if (fused) {
         const unsigned sig = (unsigned)sbo_fused_sig<T, PMAX>();
         const unsigned grid = ((unsigned)z.m + z.block * sig - 1) / (z.block * sig);
@@ -105,7 +136,9 @@ template <typename T, int PMAX, int S> static void check(const shape &z, uint64_
             Dd[k] = (double)(T)(ident ? Dd[k % ((size_t)z.p * z.p)] : Dd[k]);
         std::vector<T> D(Dd.begin(), Dd.end()), Y(Yd.begin(), Yd.end());
         sbo_represent(z.p, z.s, z.L, Dd.data(), z.m, Yd.data(), NULL, NULL, all.data());
-        for (int fused = 0; fused < 2; fused++) {
+        for (int fused = 0; fused < variants_of<T, PMAX>(); fused++) {
+            if (fused == 2 && !pair_shape(z))
+                continue;
             outputs<T> o;
             run_variant<T, PMAX, S>(fused, z, D, Y, o);
             double err = worst_error(z, Yd, all, o);
@@ -113,8 +146,8 @@ template <typename T, int PMAX, int S> static void check(const shape &z, uint64_
             for (int i = 0; i < z.m; i++)
                 zero += o.best[i] == 0;
             tap_ok(err <= 1.0 && (!ident || zero == z.m),
-                   "%s %s p=%d s=%d L=%d m=%d block=%d%s: worst %.3g of the bound%s", fused
-                   ? "fused" : "paper", sizeof(T) == sizeof(float) ? "f32" : "f64", z.p, z.s,
+                   "%s %s p=%d s=%d L=%d m=%d block=%d%s: worst %.3g of the bound%s",
+                   variant_names[fused], sizeof(T) == sizeof(float) ? "f32" : "f64", z.p, z.s,
                    z.L, z.m, z.block, ident ? ", identical blocks" : "", err,
                    ident ? (zero == z.m ? ", all block 0" : ", not all block 0") : "");
         }
@@ -124,7 +157,9 @@ template <typename T, int PMAX, int S> static void check(const shape &z, uint64_
 int main(void)
 {
     uint64_t seed = tap_seed();
-    tap_plan(4 * 11);
+    /* Two results per variant and shape; five float shapes of p <= 64 (all
+     * but the first, see pair_shape) have three variants. */
+    tap_plan(4 * 11 + 2 * 5);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     check<float, 64, 8>({ 64, 8, 16, 1025, 64 }, seed);

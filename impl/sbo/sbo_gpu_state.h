@@ -19,9 +19,13 @@
 #include "impl/sbo/sbo_cuda.h"
 #endif
 
+/* Which kernel a fused case runs (struct sbo_*_dev's fused). */
+enum { SBO_GPU_FUSED = 1, SBO_GPU_FUSED_PAIR = 2 };
+
 /* struct sbo_cuda_dev or sbo_hip_dev. */
 struct SBO_GPU_ENTRY(dev) {
-    int fused;                  /* 1: sbo_fused; 0: the paper's sbo_energy, sbo_argmax */
+    int fused;                  /* SBO_GPU_FUSED, _FUSED_PAIR; 0: the paper's sbo_energy,
+                                   sbo_argmax */
     int p, s, L, m;
     int block;                  /* the `block` tunable (the paper's m-tilde) */
     size_t sz;                  /* bytes of one value */

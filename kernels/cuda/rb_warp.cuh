@@ -47,4 +47,15 @@ template <typename T> __device__ __forceinline__ T rb_shfl_down(T v, unsigned de
 #endif
 }
 
+/* v of the lane whose index differs from this one's by lane_mask (xor).
+ * Every lane of the warp must take part. */
+template <typename T> __device__ __forceinline__ T rb_shfl_xor(T v, int lane_mask)
+{
+#ifdef __HIP_PLATFORM_AMD__
+    return __shfl_xor(v, lane_mask);
+#else
+    return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+#endif
+}
+
 #endif
