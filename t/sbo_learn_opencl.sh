@@ -71,8 +71,8 @@ check_run() {
     # the kernels' reductions on the device), and a new block trained on the
     # W worst patches: a near tie there picks other patches and the paths
     # part.  On 2000 patches and 3 blocks the final RMSE differed by at most
-    # 0.6% over 10 seeds (polar and jacobi alike); 3% is the fp64-against-
-    # float bound of t/sbo_learn.sh.
+    # 0.91% over 6 seeds on PoCL (polar and jacobi alike, either sign); 3% is
+    # the fp64-against-float bound of t/sbo_learn.sh, about 3x that spread.
     awk -v a="$(field omp/summary.txt final_rmse)" -v b="$(field $s final_rmse)" \
         'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.03 * a) }'
     tap_ok $? "$2: final RMSE within 3% of omp's ($(field $s final_rmse), \
