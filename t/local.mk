@@ -260,3 +260,7 @@ t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h harness/regist
 t_sbo_opencl_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# sbo-learn --backend opencl (PoCL here): its files, RMSE against omp's,
+# both block updates, bad device indices (skipped without OpenCL).
+TESTS += t/sbo_learn_opencl.sh
+EXTRA_DIST += t/sbo_learn_opencl.sh

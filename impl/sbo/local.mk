@@ -37,14 +37,22 @@ endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # sbo-learn: SBO on patches of real images (datasets/), with the RMSE trace,
 # the atoms image and a summary.  Its trainers are the fp64 reference and
-# the OpenMP float version, so it needs both BLAS and OpenMP.
+# the OpenMP float version, so it needs both BLAS and OpenMP; with OpenCL,
+# the device training too (librb_opencl.a calls back into the core: each
+# library is listed twice).
 if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
 bin_PROGRAMS += sbo-learn
 sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c %reldir%/sbo_learn_data.c \
 	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+if RB_HAVE_OPENCL
+sbo_learn_SOURCES += %reldir%/sbo_learn_opencl.c
+sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
+sbo_learn_LDADD = librb_opencl.a librb_core.a librb_opencl.a librb_core.a $(RB_CORE_LIBS)
+else !RB_HAVE_OPENCL
 sbo_learn_LDADD = librb_core.a $(RB_CORE_LIBS)
+endif !RB_HAVE_OPENCL
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
 # CUDA and HIP: one host source (sbo_gpu_*) and one set of kernels

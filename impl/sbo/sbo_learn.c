@@ -30,8 +30,14 @@ static const char usage[] =
     "  --rounds R      refinement rounds after each new block (default 5)\n"
     "  --iters K       1ONB iterations of a new block (default 10)\n"
     "  --worst W       worst-coded patches that train a new block (default N / 4)\n"
-    "  --backend B     serial (fp64 reference) or omp (float, OpenMP; default)\n"
+    "  --backend B     serial (fp64 reference), omp (float, OpenMP; default) or\n"
+    "                  opencl (float, on an OpenCL device; where built with OpenCL)\n"
     "  --threads T     OpenMP threads of omp (default OMP_NUM_THREADS or all)\n"
+    "  --svd M         opencl's block update: polar (Newton-Schulz; default) or\n"
+    "                  jacobi (the paper's Jacobi SVD)\n"
+    "  --clblast       opencl's GEMMs through CLBlast (where built with it)\n"
+    "  --cl-platform N, --cl-device N  opencl's device by index (default the\n"
+    "                  first GPU, else the first device; see reprobench info)\n"
     "  --seed S        seed of the patch subset (default 1)\n"
     "  --out DIR       where the files go, created if missing (default .)\n"
     "  --help          this text\n"
@@ -41,6 +47,7 @@ static const char usage[] =
 struct options {
     const char *images[MAX_IMAGES], *out;
     int nimg, distinct, blocks, s, rounds, iters, worst, threads;
+    int cl_platform, cl_device, cl_jacobi, cl_clblast, cl_asked;
     long patches;
     unsigned long long seed;
     const struct sbo_learner *learner;
@@ -79,6 +86,8 @@ static int pick_learner(const char *val, const struct sbo_learner **out)
             *out = l;
             return 0;
         }
+    if (strcmp(val, "opencl") == 0)
+        return complain(2, "--backend opencl: this sbo-learn was built without OpenCL");
     return complain(2, "--backend: '%s' is not one of the trainers (see --help)", val);
 }
 
@@ -95,6 +104,12 @@ static int set_option(struct options *o, const char *opt, const char *val)
         o->out = val;
     } else if (strcmp(opt, "--backend") == 0) {
         rc = pick_learner(val, &o->learner);
+    } else if (strcmp(opt, "--svd") == 0) {
+        o->cl_asked = 1;
+        if (strcmp(val, "polar") == 0 || strcmp(val, "jacobi") == 0)
+            o->cl_jacobi = strcmp(val, "jacobi") == 0;
+        else
+            rc = complain(2, "--svd: '%s' is not polar or jacobi", val);
     } else if (strcmp(opt, "--patches") == 0) {
         if (!(rc = parse_int(opt, val, 1, INT_MAX, &v)))
             o->patches = (long)v;
@@ -105,8 +120,11 @@ static int set_option(struct options *o, const char *opt, const char *val)
         static const struct { const char *name; long long lo, hi; } ints[] = {
             { "--blocks", 1, 1024 }, { "--s", 1, SBO_LEARN_P }, { "--rounds", 0, 100000 },
             { "--iters", 0, 100000 }, { "--worst", 1, INT_MAX }, { "--threads", 1, 4096 },
+            { "--cl-platform", 0, 63 }, { "--cl-device", 0, 63 },
         };
-        int *dst[] = { &o->blocks, &o->s, &o->rounds, &o->iters, &o->worst, &o->threads };
+        int *dst[] = { &o->blocks, &o->s, &o->rounds, &o->iters, &o->worst, &o->threads,
+                       &o->cl_platform, &o->cl_device };
+        o->cl_asked |= strncmp(opt, "--cl-", 5) == 0;
         for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
             if (strcmp(opt, ints[k].name) == 0) {
                 if (!(rc = parse_int(opt, val, ints[k].lo, ints[k].hi, &v)))
@@ -121,7 +139,7 @@ static int set_option(struct options *o, const char *opt, const char *val)
 static int parse_options(int argc, char **argv, struct options *o)
 {
     *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
-                           .seed = 1, .learner = NULL };
+                           .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1 };
     int rc = pick_learner("omp", &o->learner);
     for (int a = 1; rc == 0 && a < argc; a++) {
         const char *opt = argv[a];
@@ -131,12 +149,15 @@ static int parse_options(int argc, char **argv, struct options *o)
         }
         static const char *const valued[] = { "--image", "--patches", "--blocks", "--s",
                                               "--rounds", "--iters", "--worst", "--backend",
-                                              "--threads", "--seed", "--out", NULL };
+                                              "--threads", "--seed", "--out", "--svd",
+                                              "--cl-platform", "--cl-device", NULL };
         int known = 0;
         for (int k = 0; valued[k]; k++)
             known |= strcmp(opt, valued[k]) == 0;
         if (strcmp(opt, "--distinct") == 0)
             o->distinct = 1;
+        else if (strcmp(opt, "--clblast") == 0)
+            o->cl_clblast = o->cl_asked = 1;
         else if (!known)
             rc = complain(2, "unknown option '%s' (see --help)", opt);
         else if (a + 1 >= argc)
@@ -144,6 +165,9 @@ static int parse_options(int argc, char **argv, struct options *o)
         else
             rc = set_option(o, opt, argv[++a]);
     }
+    if (rc == 0 && o->cl_asked && strcmp(o->learner->name, "opencl") != 0)
+        rc = complain(2, "--svd, --clblast, --cl-platform and --cl-device are for "
+                      "--backend opencl");
     return rc;
 }
 
@@ -216,10 +240,16 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
     r->assign = malloc((size_t)r->m * sizeof *r->assign);
     if (!r->D || !r->assign)
         return complain(1, "out of memory for %d blocks and %d patches", o->blocks, r->m);
-    fprintf(stderr, "%d patches of %d image%s, %s, up to %d blocks, s %d\n", r->m, o->nimg,
-            o->nimg > 1 ? "s" : "", l->name, o->blocks, o->s);
     if ((rc = l->prepare(r)) != 0)
         goto out_release;
+    size_t used = strlen(head);
+    if (snprintf(head + used, sizeof head - used, "%s", r->note) >= (int)(sizeof head - used)) {
+        rc = complain(2, "too many or too long --image paths");
+        goto out_release;
+    }
+    /* After prepare, so that a bad device is the only line printed. */
+    fprintf(stderr, "%d patches of %d image%s, %s, up to %d blocks, s %d\n", r->m, o->nimg,
+            o->nimg > 1 ? "s" : "", l->name, o->blocks, o->s);
     r->t0 = rb_now_ns();
     rc = l->train(r);
     r->train_s = rb_ms_since(r->t0) / 1e3;
@@ -235,8 +265,11 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
         rc = complain(1, "%s", err);
 out_release:
     l->release(r);
-    if (rc < 0)
-        rc = complain(1, "%s training failed: %s", l->name, rb_strerror(rc));
+    if (rc == RB_EINVAL && r->msg[0])
+        rc = complain(2, "%s", r->msg);
+    else if (rc < 0)
+        rc = complain(1, "%s training failed: %s", l->name, r->msg[0] ? r->msg
+                                                                      : rb_strerror(rc));
     return rc;
 }
 
@@ -268,6 +301,10 @@ int main(int argc, char **argv)
     r.opts.trace = trace;
     r.opts.trace_arg = &r;
     r.threads = o.threads;
+    r.cl_platform = o.cl_platform;
+    r.cl_device = o.cl_device;
+    r.cl_jacobi = o.cl_jacobi;
+    r.cl_clblast = o.cl_clblast;
     rc = learn(&o, &r, total);
     free(r.rows);
     free(r.assign);

@@ -26,6 +26,9 @@ struct sbo_learn_run {
                                    prepare may free it (and set it NULL) */
     struct sbo_opts opts;
     int threads;                /* <= 0: the OpenMP default */
+    int cl_platform, cl_device; /* opencl's device indices; -1: first GPU, else first */
+    int cl_jacobi;              /* opencl: the paper's Jacobi SVD instead of polar */
+    int cl_clblast;             /* opencl: the GEMMs through CLBlast */
     /* output */
     double *D;                  /* L p^2: the learned blocks, in double */
     int nb;                     /* blocks learned */
@@ -37,6 +40,8 @@ struct sbo_learn_run {
     uint64_t t0;                /* rb_now_ns at the start of training */
     int printed;                /* rows already printed as progress */
     void *priv;                 /* the trainer's own state */
+    char note[1024];            /* prepare: the trainer's summary.txt lines, "key\tvalue\n" */
+    char msg[512];              /* a trainer's failure, one line; "" for rb_strerror's */
 };
 
 /* A trainer: prepare moves Y into the backend's form, train runs sbo_train's
@@ -54,6 +59,15 @@ struct sbo_learner {
 
 /* The trainers, closed by a row of NULL name. */
 extern const struct sbo_learner sbo_learners[];
+
+/* The OpenCL trainer (sbo_learn_opencl.c, built with OpenCL only): float,
+ * on the device chosen by cl_platform / cl_device.  Its prepare returns
+ * RB_EINVAL (msg set) for a device index or a switch this build or device
+ * cannot honour. */
+int sbo_learn_cl_prepare(struct sbo_learn_run *r);
+int sbo_learn_cl_train(struct sbo_learn_run *r);
+int sbo_learn_cl_code(struct sbo_learn_run *r);
+void sbo_learn_cl_release(struct sbo_learn_run *r);
 
 /* Patches of the images at paths[0..nimg-1]: every patch (sliding, step
  * 1, or distinct tiles), or a seeded random subset of `want` of them (want

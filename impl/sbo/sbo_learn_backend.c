@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sbo-learn's trainers, one row each: the fp64 reference (sbo_train) and
- * the OpenMP float version (sbo_train_omp).  A GPU trainer is one more row
- * with its own prepare / train / code / release. */
+/* sbo-learn's trainers, one row each: the fp64 reference (sbo_train), the
+ * OpenMP float version (sbo_train_omp) and, where OpenCL is built, the
+ * float training on an OpenCL device (sbo_learn_opencl.c). */
+#include <config.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -145,5 +146,10 @@ const struct sbo_learner sbo_learners[] = {
     { .name = "omp", .about = "float, OpenMP threads and OpenBLAS",
       .prepare = omp_prepare, .train = omp_train, .code = omp_code,
       .release = omp_release },
+#if RB_HAVE_OPENCL
+    { .name = "opencl", .about = "float, the training on an OpenCL device",
+      .prepare = sbo_learn_cl_prepare, .train = sbo_learn_cl_train, .code = sbo_learn_cl_code,
+      .release = sbo_learn_cl_release },
+#endif
     { 0 }
 };
