@@ -30,10 +30,15 @@ static void probe(int threads)
     tap_ok(positive(c.fp32_gflops) && positive(c.fp64_gflops),
            "%d thread(s): FP32 and FP64 rates finite and positive", threads);
     /* The same loop on vectors of the same width: FP32 has twice the lanes.
-     * "Roughly": a busy machine may slow one of the timings. */
-    tap_ok(c.fp32_gflops >= 0.8 * c.fp64_gflops, "%d thread(s): fp32 >= fp64, roughly",
-           threads);
-    tap_ok(s < 3.0, "%d thread(s): probe takes %.2f s < 3 s", threads, s);
+     * "Roughly": a busy machine may slow one of the timings, and with as
+     * many threads as cores (tests run side by side) a thread can lose its
+     * core for a whole timing, halving that rate. */
+    double floor = threads == 1 ? 0.8 : 0.4;
+    tap_ok(c.fp32_gflops >= floor * c.fp64_gflops, "%d thread(s): fp32 >= %.1f x fp64",
+           threads, floor);
+    /* Bounded: about a second on an idle machine; a loaded one stretches
+     * it, a runaway loop would not stop. */
+    tap_ok(s < 10.0, "%d thread(s): probe takes %.2f s < 10 s", threads, s);
     tap_ok(c.device[0] && c.method[0], "%d thread(s): device and method named", threads);
 
     json_t *j = rb_ceiling_json(&c);
