@@ -5,7 +5,7 @@ nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp \
 	%reldir%/sammon_stress.gp %reldir%/sammon-embedding.gp \
 	%reldir%/time_vs_size.gp %reldir%/sbo_time.gp
 # sbo-learn's figures (make sbo-figures), not records figures.
-nobase_dist_pkgdata_DATA += %reldir%/sbo_rmse.gp %reldir%/sbo_atoms.gp
+nobase_dist_pkgdata_DATA += %reldir%/sbo-rmse.gp %reldir%/sbo-atoms.gp
 # The speedup of one run over another, drawn by reprobench compare --plot.
 nobase_dist_pkgdata_DATA += %reldir%/compare_speedup.gp
 # The roofline of a run's records under its devices' ceilings (ceilings.tsv);

@@ -117,7 +117,7 @@ static int write_atoms(const char *dir, const struct sbo_learn_run *r, char *err
     FILE *f = open_tmp(dir, "atoms.pgm", tmp, sizeof tmp, err, errlen);
     int rc = RB_EIO;
     if (f) {
-        /* No comment in the header: plots/sbo_atoms.gp computes its length. */
+        /* No comment in the header: plots/sbo-atoms.gp computes its length. */
         fprintf(f, "P5\n%d %d\n255\n", w, h);
         int bad = fwrite(img, 1, (size_t)w * h, f) != (size_t)w * h;
         rc = commit(f, bad, tmp, dir, "atoms.pgm", err, errlen);

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The atoms sbo-learn learned (its atoms.pgm: each block an 8 x 8 grid of
 # 8 x 8 atoms, four blocks to a row) drawn as a grey image.  Not a records
-# figure, so `reprobench plot` does not run it; `make sbo-figures` does:
-#   gnuplot -e "in='atoms.pgm'; out='sbo-atoms'" sbo_atoms.gp
+# figure (`reprobench plot` runs the sbo_*.gp scripts only); `make sbo-figures` does:
+#   gnuplot -e "in='atoms.pgm'; out='sbo-atoms'" sbo-atoms.gp
 # gnuplot reads the raster as a binary array after the header, whose length
 # it computes from the size: sbo-learn writes "P5\nW H\n255\n", no comment.
 if (!exists("in")) in = "atoms.pgm"

@@ -3,7 +3,7 @@
 # rmse.tsv (blocks, round, rmse, seconds): the last refinement round of each
 # block count, log y.  Not a records figure, so `reprobench plot` does not
 # run it; `make sbo-figures` does:
-#   gnuplot -e "in='rmse.tsv'; out='sbo-rmse'; name='16384 patches'" sbo_rmse.gp
+#   gnuplot -e "in='rmse.tsv'; out='sbo-rmse'; name='16384 patches'" sbo-rmse.gp
 if (!exists("in")) in = "rmse.tsv"
 if (!exists("out")) out = "sbo-rmse"
 if (!exists("name")) name = in
