@@ -19,6 +19,7 @@ struct batch {
 static int write_count(struct rb_case *c, struct sbo_cl_train *t, int n)
 {
     const cl_int v = n;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueWriteBuffer(t->cl->queue, t->cnt, CL_TRUE, 0, sizeof v, &v, 0,
                                         NULL, NULL));
     return 0;
@@ -78,6 +79,7 @@ static int init_basis(struct rb_case *c, struct sbo_cl_train *t, const struct sb
     }
     for (size_t k = 0; k < pp; k++)
         qf[k] = (float)q[k];
+    t->syncs++;
     cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->D, CL_TRUE, first * pp * t->sz,
                                       pp * t->sz, t->f64 ? (void *)q : (void *)qf, 0, NULL,
                                       NULL);

@@ -134,6 +134,16 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     if (t->last)
         clReleaseEvent(t->last);
     t->first = t->last = NULL;
+    sbo_cl_prof_reset(t);
+    free(t->ev);
+    free(t->ev_kind);
+    t->ev = NULL;
+    t->ev_kind = NULL;
+    t->ev_cap = 0;
+    for (int h = 0; h < 2; h++)
+        if (t->offs_ev[h])
+            clReleaseEvent(t->offs_ev[h]);
+    t->offs_ev[0] = t->offs_ev[1] = NULL;
     for (int k = 0; k < SBO_TK_N; k++)
         if (t->k[k])
             clReleaseKernel(t->k[k]);
@@ -219,6 +229,8 @@ int sbo_opencl_train_setup(struct rb_case *c)
     t->clblast = rb_case_param(c, "clblast", 0) != 0;
     t->polar = strcmp(c->v->name, "polar") == 0;
     t->f64 = c->prec == RB_PREC_F64;
+    t->prof = 1;
+    t->defer_trace = 1;             /* the case's trace only keeps the RMSEs */
     uint64_t t0 = rb_now_ns();
     rc = sbo_cl_train_prepare(c, t, s->Y, s->D);
     c->transfer_ms = rb_ms_since(t0) - (c->build_ms > 0 ? c->build_ms : 0);
@@ -233,7 +245,10 @@ int sbo_opencl_train_run(struct rb_case *c)
         clReleaseEvent(t->first);
     t->first = NULL;
     s->ntrace = 0;
+    sbo_cl_prof_reset(t);
+    uint64_t t0 = rb_now_ns();
     int rc = sbo_cl_train_run(c, t, &s->opts, &s->nb, &s->rmse);
+    t->wall_ms = rb_ms_since(t0);
     if (rc)
         return rc;
     cl_ulong start = 0, end = 0;
@@ -255,7 +270,8 @@ int sbo_opencl_train_verify(struct rb_case *c, struct rb_check *out)
                                        s->D, 0, NULL, NULL));
     RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->best, CL_TRUE, 0, (size_t)t->m * sizeof(cl_int),
                                        s->best, 0, NULL, NULL));
-    return sbo_train_verify(c, out);
+    int rc = sbo_cl_prof_metrics(c, t);
+    return rc ? rc : sbo_train_verify(c, out);
 }
 
 void sbo_opencl_train_teardown(struct rb_case *c)

@@ -31,14 +31,25 @@ static cl_int arg_local(cl_kernel k, cl_uint i, size_t bytes)
     return clSetKernelArg(k, i, bytes, NULL);
 }
 
-/* Enqueue kernel `which`; the run's first command keeps its event. */
+/* Enqueue kernel `which`; the run's first command keeps its event, and
+ * every launch when profiling. */
 static int enqueue(struct rb_case *c, struct sbo_cl_train *t, int which, cl_uint dims,
                    const size_t *global, const size_t *local)
 {
-    cl_event *ev = t->first ? NULL : &t->first;
+    cl_event ev = NULL;
+    cl_event *evp = t->prof || !t->first ? &ev : NULL;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(t->cl->queue, t->k[which], dims, NULL, global, local,
-                                          0, NULL, ev));
-    return 0;
+                                          0, NULL, evp));
+    t->launches++;
+    if (!ev)
+        return 0;
+    if (!t->first) {
+        t->first = ev;
+        if (!t->prof)
+            return 0;
+        clRetainEvent(ev);
+    }
+    return sbo_cl_prof_add(c, t, which, ev);
 }
 
 /* One work-item per element of n, groups of wg. */
@@ -95,6 +106,7 @@ int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *
     if (t->last)
         clReleaseEvent(t->last);
     t->last = NULL;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->part, CL_TRUE, 0,
                                        (size_t)t->npart * t->sz, part, 0, NULL, &t->last));
     for (int g = 0; g < t->npart; g++)
@@ -139,6 +151,7 @@ int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
     RB_CL_CHECK(c, arg_local(kx, 4, (size_t)t->wg * sizeof(cl_int)));
     if ((rc = enqueue_1d(c, t, SBO_TK_SCATTER, (size_t)t->m)))
         return rc;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->cnt, CL_TRUE, 0,
                                        (size_t)nb * sizeof(cl_int), t->cnt_h, 0, NULL, NULL));
     return 0;
@@ -187,6 +200,7 @@ static int offsets_slot(struct rb_case *c, struct sbo_cl_train *t, const size_t 
     t->offs_next = 1 - half;
     t->offs_n[half] = nbatch;
     memcpy(t->offs_h + half * stride, o, bytes);
+    t->syncs++;
     cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_TRUE, half * stride * sizeof *o,
                                       bytes, o, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -267,6 +281,7 @@ int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int firs
     int rc = enqueue_blocks(c, t, SBO_TK_POLAR, nbatch);
     if (rc)
         return rc;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->flag, CL_TRUE, 0,
                                        (size_t)nbatch * sizeof(cl_int), t->cnt_h + t->L, 0,
                                        NULL, NULL));
