@@ -45,7 +45,8 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
     struct { cl_mem *mem; size_t bytes; } list[] = {
         { &t->Y, p * m * sz }, { &t->D, L * p * p * sz }, { &t->E, L * m * sz },
         { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
-        { &t->r, m * sz }, { &t->part, (size_t)t->npart * sz }, { &t->idx, m * I },
+        { &t->r, m * sz }, { &t->part, SBO_CL_PASSES * (size_t)t->npart * sz },
+        { &t->idx, m * I },
         { &t->order, m * I }, { &t->tiles, L * (size_t)t->ntiles * I }, { &t->cnt, L * I },
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
@@ -106,7 +107,9 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
     t->npart = t->ntiles < 256 ? t->ntiles : 256;
     t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
     t->offs_h = calloc(9 * (size_t)t->L, sizeof *t->offs_h);
-    if (!t->cnt_h || !t->offs_h)
+    t->part_h = malloc(SBO_CL_PASSES * (size_t)t->npart * t->sz);
+    t->npend = 0;
+    if (!t->cnt_h || !t->offs_h || !t->part_h)
         return rb_fail(c, RB_ENOMEM, "host arrays of %d blocks", t->L);
     int rc = buffers(c, t);
     if (rc)
@@ -158,6 +161,8 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     }
     free(t->cnt_h);
     free(t->offs_h);
+    free(t->part_h);
+    t->part_h = NULL;
     t->cnt_h = NULL;
     t->offs_h = NULL;
 }
