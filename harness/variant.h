@@ -81,7 +81,7 @@ struct rb_check {
     char method[96];                /* what was compared, e.g. "rel-frobenius U*X vs fp64" */
 };
 
-#define RB_MAX_METRICS 4
+#define RB_MAX_METRICS 24
 
 /* A number a case reports besides its time, e.g. the final stress or RMSE of
  * what it computed; written to the record under "metrics". */

@@ -264,3 +264,14 @@ endif RB_HAVE_BLAS
 # both block updates, bad device indices (skipped without OpenCL).
 TESTS += t/sbo_learn_opencl.sh
 EXTRA_DIST += t/sbo_learn_opencl.sh
+# The OpenCL SBO training's profile metrics and deferred RMSE read-backs.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sbo_opencl_train_prof
+TESTS += t/sbo_opencl_train_prof
+t_sbo_opencl_train_prof_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_prof_SOURCES = t/sbo_opencl_train_prof.c t/sbo_opencl_train_util.h \
+	t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_prof_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+endif RB_HAVE_BLAS

@@ -22,7 +22,8 @@ CLEANFILES += kernels/opencl/sbo_represent.c
 # The training on the device (kernels/opencl/sbo_train_*.cl), its GEMMs
 # through CLBlast where configure found it.
 librb_opencl_a_SOURCES += %reldir%/sbo_opencl_train.h %reldir%/sbo_opencl_train.c \
-	%reldir%/sbo_opencl_train_steps.c %reldir%/sbo_opencl_train_case.c
+	%reldir%/sbo_opencl_train_steps.c %reldir%/sbo_opencl_train_case.c \
+	%reldir%/sbo_opencl_train_prof.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/sbo_train_select.c \
 	kernels/opencl/sbo_train_gemm.c kernels/opencl/sbo_train_svd.c \
 	kernels/opencl/sbo_train_polar.c

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The SBO training loop on an OpenCL device: sbo_train's steps (sbo_train.c)
  * with each one on the device (sbo_opencl_train_steps.c); the host keeps
- * the round and block counts, reads back the RMSE's partial sums and the
- * block counts, and sets the GEMMs' offsets from them. */
+ * the round and block counts, reads back the RMSE's partial sums (of
+ * several passes at once when only the trace wants them) and the block
+ * counts, and sets the GEMMs' offsets from them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "impl/common/rng.h"
@@ -16,11 +17,12 @@ struct batch {
     size_t *off;                /* 5 n: each block's first signal, then scratch */
 };
 
+/* cnt[0] = n without a wait: the fill takes its pattern at the call. */
 static int write_count(struct rb_case *c, struct sbo_cl_train *t, int n)
 {
     const cl_int v = n;
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(t->cl->queue, t->cnt, CL_TRUE, 0, sizeof v, &v, 0,
-                                        NULL, NULL));
+    RB_CL_CHECK(c, clEnqueueFillBuffer(t->cl->queue, t->cnt, &v, sizeof v, 0, sizeof v, 0,
+                                       NULL, NULL));
     return 0;
 }
 
@@ -78,6 +80,7 @@ static int init_basis(struct rb_case *c, struct sbo_cl_train *t, const struct sb
     }
     for (size_t k = 0; k < pp; k++)
         qf[k] = (float)q[k];
+    t->syncs++;
     cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->D, CL_TRUE, first * pp * t->sz,
                                       pp * t->sz, t->f64 ? (void *)q : (void *)qf, 0, NULL,
                                       NULL);
@@ -145,14 +148,30 @@ int sbo_cl_train_run(struct rb_case *c, struct sbo_cl_train *t, const struct sbo
     if (rc == 0)
         rc = onb(c, t, &b, o->K);
     *nb = 1;
+    int pend_nb[SBO_CL_PASSES], pend_round[SBO_CL_PASSES];
+    t->npend = 0;
     /* As sbo_train: one representation pass per round; `round` counts the
-     * refinement rounds since the last block was added (0: just added). */
+     * refinement rounds since the last block was added (0: just added).
+     * Only the stopping test needs the RMSE at once; a refinement round's
+     * waits on the device for the trace, read with later ones when the
+     * trace may lag, and is not kept when there is no trace. */
     for (int round = 0; rc == 0; round++) {
-        if ((rc = sbo_cl_represent(c, t, *nb, rmse)))
+        const int refining = *nb > 1 && round < o->R, keep = !refining || o->trace;
+        if ((rc = sbo_cl_represent_enqueue(c, t, *nb, keep)))
             break;
-        if (o->trace)
-            o->trace(*nb, round, *rmse, o->trace_arg);
-        if (*nb > 1 && round < o->R) {
+        if (keep) {
+            pend_nb[t->npend - 1] = *nb;
+            pend_round[t->npend - 1] = round;
+        }
+        if (!refining || (o->trace && !t->defer_trace) || t->npend == SBO_CL_PASSES) {
+            int n;
+            if ((rc = sbo_cl_rmse_read(c, t, &n)))
+                break;
+            for (int k = 0; k < n && o->trace; k++)
+                o->trace(pend_nb[k], pend_round[k], t->rmse_h[k], o->trace_arg);
+            *rmse = t->rmse_h[n - 1];
+        }
+        if (refining) {
             rc = refine(c, t, o, *nb, off);
             continue;
         }

@@ -2,7 +2,8 @@
 /* SBO training on an OpenCL device, the paper's design (Irofti; notes 5.1):
  * every per-signal and per-block step in kernels (kernels/opencl/
  * sbo_represent.cl and sbo_train_*.cl), the host driving sbo_train's loop
- * and reading back only the RMSE's partial sums and the block counts.
+ * and reading back only the RMSE's partial sums (several passes at once
+ * where nothing decides on them) and the block counts.
  * Private to impl/sbo; the tests use the steps directly. */
 #ifndef SBO_OPENCL_TRAIN_H
 #define SBO_OPENCL_TRAIN_H
@@ -21,6 +22,10 @@ enum sbo_tk {
     SBO_TK_N
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
+
+/* Representation passes whose RMSE partial sums wait on the device, to be
+ * read back together. */
+#define SBO_CL_PASSES 32
 
 /* The device side of a training, in struct sbo_state's backend. */
 struct sbo_cl_train {
@@ -45,6 +50,19 @@ struct sbo_cl_train {
     int *cnt_h;                 /* 2 L: the counts, then the polar flags, read back */
     cl_ulong *offs_h;           /* 9 L: the two halves of offs as written, scratch */
     int offs_n[2], offs_next;   /* entries in each half; the half to write next */
+    cl_event offs_ev[2];        /* each half's upload, until it is known done */
+    /* Deferred RMSEs: part holds SBO_CL_PASSES slots of npart sums. */
+    int npend;                  /* passes in part not read back yet */
+    void *part_h;               /* their sums, read back */
+    double rmse_h[SBO_CL_PASSES];
+    int defer_trace;            /* 1: o->trace may run a few passes late */
+    /* The profile of the last run (sbo_opencl_train_prof.c). */
+    int prof;                   /* 1: an event per kernel launch, read after the run */
+    cl_event *ev;               /* nev events, ev_kind[k] the sbo_tk of ev[k] */
+    unsigned char *ev_kind;
+    size_t nev, ev_cap;
+    long launches, syncs;       /* kernel launches; blocking reads, writes, waits */
+    double wall_ms;             /* host time of the run */
 };
 
 /* Allocate buffers (Y and D uploaded from the host arrays, in the case's
@@ -66,8 +84,16 @@ int sbo_cl_train_run(struct rb_case *c, struct sbo_cl_train *t, const struct sbo
 /* |y_i|^2 of every signal into ynorm. */
 int sbo_cl_ynorm(struct rb_case *c, struct sbo_cl_train *t);
 /* The representation with nb blocks (best, energy), the energy update (r)
- * and *rmse from the partial sums read back. */
+ * and *rmse from the partial sums read back (with those of passes still
+ * pending, t->rmse_h). */
 int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *rmse);
+/* The same without the read-back: keep 1 puts the partial sums in the next
+ * free slot of part (t->npend counts them), keep 0 in a slot the next pass
+ * reuses.  At most SBO_CL_PASSES kept passes before sbo_cl_rmse_read. */
+int sbo_cl_represent_enqueue(struct rb_case *c, struct sbo_cl_train *t, int nb, int keep);
+/* One blocking read of the pending passes' sums: t->rmse_h[k] the RMSE of
+ * the k-th, oldest first; *n their number (npend, then reset to 0). */
+int sbo_cl_rmse_read(struct rb_case *c, struct sbo_cl_train *t, int *n);
 /* idx[0 .. W-1]: the W worst signals by r (sbo_worst's order). */
 int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W);
 /* Signals grouped by best block: order (stable), cnt on the device and in
@@ -90,9 +116,21 @@ int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, in
                        cl_mem need, int mode);
 /* D[first + g] = polar factor of M's slot g where cnt[g]: Newton-Schulz, the
  * Jacobi SVD for the blocks it flags.  *fallbacks, if not NULL, gets their
- * count. */
+ * count (the flags read back); with NULL the SVD kernels are enqueued
+ * without a read, their groups of unflagged blocks returning at once. */
 int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
                  int *fallbacks);
+
+/* The profile (sbo_opencl_train_prof.c).  Forget the last run's: release
+ * its events, zero the counters. */
+void sbo_cl_prof_reset(struct sbo_cl_train *t);
+/* Keep the event of a launch of kernel `which` (owned from now); counts the
+ * launch.  0, or RB_ENOMEM (the event released). */
+int sbo_cl_prof_add(struct rb_case *c, struct sbo_cl_train *t, int which, cl_event ev);
+/* The case's metrics of the last run: ms_<kernel> (device time per kernel
+ * that ran), launches, host_syncs, ms_gaps (the device span from the first
+ * command to the last less the union of kernel intervals).  0 or RB_E*. */
+int sbo_cl_prof_metrics(struct rb_case *c, struct sbo_cl_train *t);
 
 /* sbo_opencl_train_clblast.c (or its stand-in without CLBlast): the same
  * batched GEMM through CLBlastSgemmBatched / CLBlastDgemmBatched.  0,

@@ -45,7 +45,8 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
     struct { cl_mem *mem; size_t bytes; } list[] = {
         { &t->Y, p * m * sz }, { &t->D, L * p * p * sz }, { &t->E, L * m * sz },
         { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
-        { &t->r, m * sz }, { &t->part, (size_t)t->npart * sz }, { &t->idx, m * I },
+        { &t->r, m * sz }, { &t->part, SBO_CL_PASSES * (size_t)t->npart * sz },
+        { &t->idx, m * I },
         { &t->order, m * I }, { &t->tiles, L * (size_t)t->ntiles * I }, { &t->cnt, L * I },
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
@@ -106,7 +107,9 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
     t->npart = t->ntiles < 256 ? t->ntiles : 256;
     t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
     t->offs_h = calloc(9 * (size_t)t->L, sizeof *t->offs_h);
-    if (!t->cnt_h || !t->offs_h)
+    t->part_h = malloc(SBO_CL_PASSES * (size_t)t->npart * t->sz);
+    t->npend = 0;
+    if (!t->cnt_h || !t->offs_h || !t->part_h)
         return rb_fail(c, RB_ENOMEM, "host arrays of %d blocks", t->L);
     int rc = buffers(c, t);
     if (rc)
@@ -134,6 +137,16 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     if (t->last)
         clReleaseEvent(t->last);
     t->first = t->last = NULL;
+    sbo_cl_prof_reset(t);
+    free(t->ev);
+    free(t->ev_kind);
+    t->ev = NULL;
+    t->ev_kind = NULL;
+    t->ev_cap = 0;
+    for (int h = 0; h < 2; h++)
+        if (t->offs_ev[h])
+            clReleaseEvent(t->offs_ev[h]);
+    t->offs_ev[0] = t->offs_ev[1] = NULL;
     for (int k = 0; k < SBO_TK_N; k++)
         if (t->k[k])
             clReleaseKernel(t->k[k]);
@@ -148,6 +161,8 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     }
     free(t->cnt_h);
     free(t->offs_h);
+    free(t->part_h);
+    t->part_h = NULL;
     t->cnt_h = NULL;
     t->offs_h = NULL;
 }
@@ -219,6 +234,8 @@ int sbo_opencl_train_setup(struct rb_case *c)
     t->clblast = rb_case_param(c, "clblast", 0) != 0;
     t->polar = strcmp(c->v->name, "polar") == 0;
     t->f64 = c->prec == RB_PREC_F64;
+    t->prof = 1;
+    t->defer_trace = 1;             /* the case's trace only keeps the RMSEs */
     uint64_t t0 = rb_now_ns();
     rc = sbo_cl_train_prepare(c, t, s->Y, s->D);
     c->transfer_ms = rb_ms_since(t0) - (c->build_ms > 0 ? c->build_ms : 0);
@@ -233,7 +250,10 @@ int sbo_opencl_train_run(struct rb_case *c)
         clReleaseEvent(t->first);
     t->first = NULL;
     s->ntrace = 0;
+    sbo_cl_prof_reset(t);
+    uint64_t t0 = rb_now_ns();
     int rc = sbo_cl_train_run(c, t, &s->opts, &s->nb, &s->rmse);
+    t->wall_ms = rb_ms_since(t0);
     if (rc)
         return rc;
     cl_ulong start = 0, end = 0;
@@ -255,7 +275,8 @@ int sbo_opencl_train_verify(struct rb_case *c, struct rb_check *out)
                                        s->D, 0, NULL, NULL));
     RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->best, CL_TRUE, 0, (size_t)t->m * sizeof(cl_int),
                                        s->best, 0, NULL, NULL));
-    return sbo_train_verify(c, out);
+    int rc = sbo_cl_prof_metrics(c, t);
+    return rc ? rc : sbo_train_verify(c, out);
 }
 
 void sbo_opencl_train_teardown(struct rb_case *c)

@@ -22,7 +22,7 @@ int sbo_cl_gemm_clblast(struct rb_case *c, struct sbo_cl_train *t, int ta, int t
     if (!scal)
         return rb_fail(c, RB_ENOMEM, "GEMM scalars of %d blocks", nbatch);
     cl_event ev = NULL;
-    cl_event *evp = t->first ? NULL : &ev;
+    cl_event *evp = t->prof || !t->first ? &ev : NULL;
     CLBlastStatusCode st;
     if (t->f64) {
         double *al = scal, *be = al + nbatch;
@@ -47,7 +47,14 @@ int sbo_cl_gemm_clblast(struct rb_case *c, struct sbo_cl_train *t, int ta, int t
     if (st != CLBlastSuccess)
         return rb_fail(c, RB_EDEVICE, "CLBlast %cgemmBatched %dx%dx%d, %d blocks: status %d",
                        t->f64 ? 'D' : 'S', M, N, K, nbatch, (int)st);
-    if (evp)
+    t->launches++;
+    if (!ev)
+        return 0;
+    if (!t->first) {
         t->first = ev;
-    return 0;
+        if (!t->prof)
+            return 0;
+        clRetainEvent(ev);
+    }
+    return sbo_cl_prof_add(c, t, SBO_TK_GEMM, ev);
 }

@@ -31,14 +31,25 @@ static cl_int arg_local(cl_kernel k, cl_uint i, size_t bytes)
     return clSetKernelArg(k, i, bytes, NULL);
 }
 
-/* Enqueue kernel `which`; the run's first command keeps its event. */
+/* Enqueue kernel `which`; the run's first command keeps its event, and
+ * every launch when profiling. */
 static int enqueue(struct rb_case *c, struct sbo_cl_train *t, int which, cl_uint dims,
                    const size_t *global, const size_t *local)
 {
-    cl_event *ev = t->first ? NULL : &t->first;
+    cl_event ev = NULL;
+    cl_event *evp = t->prof || !t->first ? &ev : NULL;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(t->cl->queue, t->k[which], dims, NULL, global, local,
-                                          0, NULL, ev));
-    return 0;
+                                          0, NULL, evp));
+    t->launches++;
+    if (!ev)
+        return 0;
+    if (!t->first) {
+        t->first = ev;
+        if (!t->prof)
+            return 0;
+        clRetainEvent(ev);
+    }
+    return sbo_cl_prof_add(c, t, which, ev);
 }
 
 /* One work-item per element of n, groups of wg. */
@@ -64,8 +75,10 @@ int sbo_cl_ynorm(struct rb_case *c, struct sbo_cl_train *t)
     return enqueue_1d(c, t, SBO_TK_YNORM, (size_t)t->m);
 }
 
-int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *rmse)
+int sbo_cl_represent_enqueue(struct rb_case *c, struct sbo_cl_train *t, int nb, int keep)
 {
+    if (t->npend >= SBO_CL_PASSES)
+        return rb_fail(c, RB_EINVAL, "%d representation passes pending", t->npend);
     cl_kernel ke = t->k[SBO_TK_ENERGY], ka = t->k[SBO_TK_ARGMAX], ku = t->k[SBO_TK_UPDATE];
     RB_CL_CHECK(c, arg_int(ke, 0, t->m));       /* the paper's map */
     RB_CL_CHECK(c, arg_mem(ke, 1, t->D));
@@ -89,18 +102,45 @@ int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *
     RB_CL_CHECK(c, arg_mem(ku, 3, t->r));
     RB_CL_CHECK(c, arg_mem(ku, 4, t->part));
     RB_CL_CHECK(c, arg_local(ku, 5, (size_t)t->wg * t->sz));
+    RB_CL_CHECK(c, arg_int(ku, 6, t->npend * t->npart));
     if ((rc = enqueue_1d(c, t, SBO_TK_UPDATE, (size_t)t->npart * t->wg)))
         return rc;
-    double part[256], sum = 0.0;
+    t->npend += keep != 0;
+    return 0;
+}
+
+int sbo_cl_rmse_read(struct rb_case *c, struct sbo_cl_train *t, int *n)
+{
+    *n = t->npend;
+    if (t->npend == 0)
+        return 0;
     if (t->last)
         clReleaseEvent(t->last);
     t->last = NULL;
+    t->npend = 0;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->part, CL_TRUE, 0,
-                                       (size_t)t->npart * t->sz, part, 0, NULL, &t->last));
-    for (int g = 0; g < t->npart; g++)
-        sum += t->f64 ? part[g] : ((const float *)part)[g];
-    *rmse = sqrt(sum / ((double)t->p * t->m));
+                                       (size_t)*n * t->npart * t->sz, t->part_h, 0, NULL,
+                                       &t->last));
+    const double *pd = t->part_h;
+    const float *pf = t->part_h;
+    for (int k = 0; k < *n; k++) {
+        double sum = 0.0;       /* in slot order, as the one-pass read added them */
+        for (int g = k * t->npart; g < (k + 1) * t->npart; g++)
+            sum += t->f64 ? pd[g] : pf[g];
+        t->rmse_h[k] = sqrt(sum / ((double)t->p * t->m));
+    }
     return 0;
+}
+
+int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *rmse)
+{
+    int n, rc = sbo_cl_represent_enqueue(c, t, nb, 1);
+    if (rc == 0)
+        rc = sbo_cl_rmse_read(c, t, &n);
+    if (rc == 0)
+        *rmse = t->rmse_h[n - 1];
+    return rc;
 }
 
 int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W)
@@ -139,6 +179,7 @@ int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
     RB_CL_CHECK(c, arg_local(kx, 4, (size_t)t->wg * sizeof(cl_int)));
     if ((rc = enqueue_1d(c, t, SBO_TK_SCATTER, (size_t)t->m)))
         return rc;
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->cnt, CL_TRUE, 0,
                                        (size_t)nb * sizeof(cl_int), t->cnt_h, 0, NULL, NULL));
     return 0;
@@ -165,6 +206,24 @@ int sbo_cl_threshold(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int 
     return enqueue(c, t, SBO_TK_THRESHOLD, 2, global, local);
 }
 
+/* Wait, if it has not finished, for the last upload from half `half` of
+ * t->offs_h, which is about to change: the only wait of a GEMM. */
+static int upload_done(struct rb_case *c, struct sbo_cl_train *t, int half)
+{
+    cl_event ev = t->offs_ev[half];
+    if (!ev)
+        return 0;
+    cl_int st = CL_QUEUED;
+    RB_CL_CHECK(c, clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    if (st != CL_COMPLETE) {
+        t->syncs++;
+        RB_CL_CHECK(c, clWaitForEvents(1, &ev));
+    }
+    clReleaseEvent(ev);
+    t->offs_ev[half] = NULL;
+    return 0;
+}
+
 /* The offsets of a batched GEMM into one of the two halves of t->offs
  * (each 3 L entries), reusing a half that holds them already: 1ONB
  * alternates two GEMMs with fixed offsets.  The half's base, or -1. */
@@ -184,13 +243,19 @@ static int offsets_slot(struct rb_case *c, struct sbo_cl_train *t, const size_t 
             return half * 3 * t->L;
         }
     int half = t->offs_next;
+    if (upload_done(c, t, half))
+        return -1;
     t->offs_next = 1 - half;
     t->offs_n[half] = nbatch;
-    memcpy(t->offs_h + half * stride, o, bytes);
-    cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_TRUE, half * stride * sizeof *o,
-                                      bytes, o, 0, NULL, NULL);
+    cl_ulong *dst = t->offs_h + half * stride;
+    memcpy(dst, o, bytes);
+    /* Not blocking: the queue is in order, and the host copy of the half
+     * stays as it is until upload_done says the copy was taken. */
+    cl_int err = clEnqueueWriteBuffer(t->cl->queue, t->offs, CL_FALSE, half * stride * sizeof *o,
+                                      bytes, dst, 0, NULL, &t->offs_ev[half]);
     if (err != CL_SUCCESS) {
         t->offs_n[half] = 0;
+        t->offs_ev[half] = NULL;
         rb_fail(c, RB_EDEVICE, "offsets of a batched GEMM: %s", rb_cl_strerror(err));
         return -1;
     }
@@ -267,13 +332,18 @@ int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int firs
     int rc = enqueue_blocks(c, t, SBO_TK_POLAR, nbatch);
     if (rc)
         return rc;
+    /* Reading the flags would stall the queue every iteration; the SVD's
+     * groups of unflagged blocks return at once, so launching it is cheaper
+     * and leaves D the same. */
+    if (!fallbacks)
+        return sbo_cl_svd_product(c, t, nbatch, first, t->flag, 0);
+    t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->flag, CL_TRUE, 0,
                                        (size_t)nbatch * sizeof(cl_int), t->cnt_h + t->L, 0,
                                        NULL, NULL));
     int n = 0;
     for (int g = 0; g < nbatch; g++)
         n += t->cnt_h[t->L + g] != 0;
-    if (fallbacks)
-        *fallbacks = n;
+    *fallbacks = n;
     return n ? sbo_cl_svd_product(c, t, nbatch, first, t->flag, 0) : 0;
 }

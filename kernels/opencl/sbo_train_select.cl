@@ -38,10 +38,11 @@ static void group_sum(__local REAL *red, const int lid, const int n)
 /* The paper's energy update (PGAS: each work-item strides over signals, no
  * cooperation but the final sum): r_i = |y_i|^2 - E_i, the residual the
  * worst-W selection ranks (unclamped, as sbo_train), and per group the sum
- * of max(r_i, 0) for the RMSE; the host adds the groups' sums. */
+ * of max(r_i, 0) for the RMSE at part[at + group]; the host adds the
+ * groups' sums (`at` picks the pass's slot, read with other passes'). */
 __kernel void sbo_energy_update(const int m, __global const REAL *ynorm,
                                 __global const REAL *energy, __global REAL *r,
-                                __global REAL *part, __local REAL *red)
+                                __global REAL *part, __local REAL *red, const int at)
 {
     const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
     REAL acc = (REAL)0;
@@ -53,7 +54,7 @@ __kernel void sbo_energy_update(const int m, __global const REAL *ynorm,
     red[lid] = acc;
     group_sum(red, lid, wg);
     if (lid == 0)
-        part[get_group_id(0)] = red[0];
+        part[at + (int)get_group_id(0)] = red[0];
 }
 
 /* The W worst-represented signals, as sbo_worst: idx[k] is the signal of
