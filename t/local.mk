@@ -239,8 +239,8 @@ if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_kernels_host
 TESTS += t/sbo_kernels_host
 t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
-t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas
-t_sbo_kernels_host_LDFLAGS = -pthread
+t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sbo_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_BLAS
 # The SBO training on the OpenCL device: its kernels against the CPU, and
