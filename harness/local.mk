@@ -10,6 +10,7 @@ librb_core_a_SOURCES += \
 	%reldir%/cli_plot.c %reldir%/execute.h %reldir%/execute.c \
 	%reldir%/fault.h %reldir%/fault.c \
 	%reldir%/parse.h %reldir%/parse.c \
+	%reldir%/prog.h %reldir%/prog.c \
 	%reldir%/stats.h %reldir%/stats.c \
 	%reldir%/timer.h %reldir%/timer.c \
 	%reldir%/sweep.h %reldir%/sweep.c \

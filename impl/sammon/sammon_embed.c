@@ -3,12 +3,12 @@
  * to 2 or 3 dimensions, with the peers' update rules, written as a TSV. */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "datasets/dataset.h"
 #include "harness/error.h"
+#include "harness/prog.h"
 #include "impl/sammon/sammon.h"
 
 static const char usage[] =
@@ -47,19 +47,7 @@ struct options {
     unsigned long long seed;
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int complain(int status, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "sammon-embed: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    return status;
-}
+#define complain(...) rb_prog_complain("sammon-embed", __VA_ARGS__)
 
 static int pick(const char *opt, const char *val, const char *const *names, int *out)
 {
@@ -71,17 +59,7 @@ static int pick(const char *opt, const char *val, const char *const *names, int 
     return complain(2, "%s: '%s' is not one of the choices (see --help)", opt, val);
 }
 
-static int parse_int(const char *opt, const char *val, long long lo, long long hi,
-                     long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || end == val || *end || v < lo || v > hi)
-        return complain(2, "%s: '%s' is not an integer in %lld..%lld", opt, val, lo, hi);
-    *out = v;
-    return 0;
-}
+#define parse_int(...) rb_prog_parse_int("sammon-embed", __VA_ARGS__)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {

@@ -4,13 +4,13 @@
  * as an image and a summary written to a folder. */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "datasets/dataset.h"
 #include "harness/error.h"
+#include "harness/prog.h"
 #include "harness/timer.h"
 #include "impl/sbo/sbo_learn.h"
 
@@ -53,31 +53,9 @@ struct options {
     const struct sbo_learner *learner;
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int complain(int status, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "sbo-learn: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    return status;
-}
+#define complain(...) rb_prog_complain("sbo-learn", __VA_ARGS__)
 
-static int parse_int(const char *opt, const char *val, long long lo, long long hi,
-                     long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || end == val || *end || v < lo || v > hi)
-        return complain(2, "%s: '%s' is not an integer in %lld..%lld", opt, val, lo, hi);
-    *out = v;
-    return 0;
-}
+#define parse_int(...) rb_prog_parse_int("sbo-learn", __VA_ARGS__)
 
 static int pick_learner(const char *val, const struct sbo_learner **out)
 {
