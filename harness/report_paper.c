@@ -318,6 +318,11 @@ static const char *const captions[][2] = {
     { "sammon_speedup", "Speedup over one CPU thread against N" },
     { "sammon_stress", "The paper's Table III as a figure: relative stress error "
       "against the fp64 reference" },
+    { "sbo_time", "Time of a representation pass and of a whole training against the "
+      "number of signals m, each series at its fastest setting" },
+    { "sbo_block", "Time against the block or work-group size (the paper's m-tilde) at "
+      "the largest m" },
+    { "sbo_speedup", "Speedup over the serial CPU version against m" },
 };
 
 #define CAPTIONS (sizeof captions / sizeof *captions)
