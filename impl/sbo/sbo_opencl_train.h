@@ -124,9 +124,14 @@ int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int firs
 /* The profile (sbo_opencl_train_prof.c).  Forget the last run's: release
  * its events, zero the counters. */
 void sbo_cl_prof_reset(struct sbo_cl_train *t);
-/* Keep the event of a launch of kernel `which` (owned from now); counts the
- * launch.  0, or RB_ENOMEM (the event released). */
+/* Keep the event of a launch of kernel `which` (owned from now).  0, or
+ * RB_ENOMEM (the event released). */
 int sbo_cl_prof_add(struct rb_case *c, struct sbo_cl_train *t, int which, cl_event ev);
+/* After every launch (kernel or CLBlast call) of kernel kind `which`: count
+ * it; ev, asked for when profiling or while the run has no first command
+ * (NULL otherwise), becomes the run's first and/or joins the profile.  0 or
+ * RB_ENOMEM. */
+int sbo_cl_launched(struct rb_case *c, struct sbo_cl_train *t, int which, cl_event ev);
 /* The case's metrics of the last run: ms_<kernel> (device time per kernel
  * that ran), launches, host_syncs, ms_gaps (the device span from the first
  * command to the last less the union of kernel intervals).  0 or RB_E*. */

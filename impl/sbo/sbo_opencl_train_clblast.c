@@ -47,14 +47,5 @@ int sbo_cl_gemm_clblast(struct rb_case *c, struct sbo_cl_train *t, int ta, int t
     if (st != CLBlastSuccess)
         return rb_fail(c, RB_EDEVICE, "CLBlast %cgemmBatched %dx%dx%d, %d blocks: status %d",
                        t->f64 ? 'D' : 'S', M, N, K, nbatch, (int)st);
-    t->launches++;
-    if (!ev)
-        return 0;
-    if (!t->first) {
-        t->first = ev;
-        if (!t->prof)
-            return 0;
-        clRetainEvent(ev);
-    }
-    return sbo_cl_prof_add(c, t, SBO_TK_GEMM, ev);
+    return sbo_cl_launched(c, t, SBO_TK_GEMM, ev);
 }

@@ -37,6 +37,20 @@ int sbo_cl_prof_add(struct rb_case *c, struct sbo_cl_train *t, int which, cl_eve
     return 0;
 }
 
+int sbo_cl_launched(struct rb_case *c, struct sbo_cl_train *t, int which, cl_event ev)
+{
+    t->launches++;
+    if (!ev)
+        return 0;
+    if (!t->first) {
+        t->first = ev;
+        if (!t->prof)
+            return 0;
+        clRetainEvent(ev);
+    }
+    return sbo_cl_prof_add(c, t, which, ev);
+}
+
 struct span {
     cl_ulong start, end;
 };

@@ -40,16 +40,7 @@ static int enqueue(struct rb_case *c, struct sbo_cl_train *t, int which, cl_uint
     cl_event *evp = t->prof || !t->first ? &ev : NULL;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(t->cl->queue, t->k[which], dims, NULL, global, local,
                                           0, NULL, evp));
-    t->launches++;
-    if (!ev)
-        return 0;
-    if (!t->first) {
-        t->first = ev;
-        if (!t->prof)
-            return 0;
-        clRetainEvent(ev);
-    }
-    return sbo_cl_prof_add(c, t, which, ev);
+    return sbo_cl_launched(c, t, which, ev);
 }
 
 /* One work-item per element of n, groups of wg. */

@@ -33,18 +33,18 @@ __device__ __forceinline__ sbo_quad<double> sbo_quad_load(const double *a)
     return { u.x, u.y, v.x, v.y };
 }
 
-// Signal i's p values into y, zero from p to PMAX (zero codes add nothing
-// to a top-s energy, since every square is >= 0).  Four at a time where
-// the signal is 16-byte aligned (p a multiple of 4).
+// Values k0 .. k0 + PMAX - 1 of signal i into y, zero from p on (zero
+// codes add nothing to a top-s energy, since every square is >= 0).  Four
+// at a time where they are 16-byte aligned (p and k0 multiples of 4).
 template <typename T, int PMAX>
 __device__ __forceinline__ void sbo_signal_load(T (&y)[PMAX], const T *__restrict__ Y, int p,
-                                                int i)
+                                                int i, int k0 = 0)
 {
-    const T *src = Y + (size_t)i * p;
-    if (p % 4 == 0) {
+    const T *src = Y + (size_t)i * p + k0;
+    if (p % 4 == 0 && k0 % 4 == 0) {
 #pragma unroll
         for (int k = 0; k < PMAX; k += 4) {
-            const sbo_quad<T> v = k < p ? sbo_quad_load(src + k) : sbo_quad<T>{};
+            const sbo_quad<T> v = k0 + k < p ? sbo_quad_load(src + k) : sbo_quad<T>{};
             y[k] = v.x;
             y[k + 1] = v.y;
             y[k + 2] = v.z;
@@ -54,7 +54,7 @@ __device__ __forceinline__ void sbo_signal_load(T (&y)[PMAX], const T *__restric
     }
 #pragma unroll
     for (int k = 0; k < PMAX; k++)
-        y[k] = k < p ? src[k] : T(0);
+        y[k] = k0 + k < p ? src[k] : T(0);
 }
 
 // Put a (a square, >= 0) into top, the S largest seen so far in descending

@@ -58,27 +58,6 @@ __device__ __forceinline__ void sbo_pair_stage(float *buf, const float *__restri
     }
 }
 
-// Dimensions 32 h .. 32 h + 31 of signal i, zero past p.
-__device__ __forceinline__ void sbo_pair_load(float (&y)[SBO_PAIR_HALF],
-                                              const float *__restrict__ Y, int p, int i, int h)
-{
-    const float *src = Y + (size_t)i * p + SBO_PAIR_HALF * h;
-    if (p == 2 * SBO_PAIR_HALF) {
-#pragma unroll
-        for (int k = 0; k < SBO_PAIR_HALF; k += 4) {
-            const sbo_quad<float> v = sbo_quad_load(src + k);
-            y[k] = v.x;
-            y[k + 1] = v.y;
-            y[k + 2] = v.z;
-            y[k + 3] = v.w;
-        }
-        return;
-    }
-#pragma unroll
-    for (int k = 0; k < SBO_PAIR_HALF; k++)
-        y[k] = SBO_PAIR_HALF * h + k < p ? src[k] : 0.0f;
-}
-
 // Grid ceil(m / block) x block threads, block even and at most
 // SBO_PAIR_MAX_BLOCK: block b's pair q (threads 2q, 2q + 1) holds signals
 // b block + q and b block + block / 2 + q, and lane h selects for the
@@ -97,7 +76,9 @@ sbo_fused_pair(int p, int L, int m, const float *__restrict__ D, const float *__
 #pragma unroll
     for (int a = 0; a < 2; a++) {
         const int i = base + a * (nt / 2) + q;
-        sbo_pair_load(y[a], Y, p, i < m ? i : m - 1, h);
+        // This lane's half: dimensions 32 h .. 32 h + 31, zero past p.
+        sbo_signal_load<float, SBO_PAIR_HALF>(y[a], Y, p, i < m ? i : m - 1,
+                                              SBO_PAIR_HALF * h);
     }
     sbo_pair_stage(qs[0], D, p, 0);
     for (int j = 0; j < L; j++) {
