@@ -25,8 +25,11 @@ cmp_ok() {   # cmp_ok DESCRIPTION WANT_STATUS ARGS...: compare exits WANT_STATUS
 
 tap_plan 25
 sweep "$tmp/a" && sweep "$tmp/b" \
-    && RB_INJECT_DELAY=givens/forward/sequential:2 sweep "$tmp/slow"
-tap_ok $? "three runs of the sweep, the third with an injected 2 ms delay"
+    && RB_INJECT_DELAY=givens/forward/sequential:20 sweep "$tmp/slow"
+# 20 ms: far above what a case takes in any build (a sanitized one runs the
+# n = 32 cases in tenths of a millisecond, a 2 ms delay then only a few
+# times that, within what a loaded machine scatters).
+tap_ok $? "three runs of the sweep, the third with an injected 20 ms delay"
 a=$(ls -d "$tmp"/a/*/) b=$(ls -d "$tmp"/b/*/) slow=$(ls -d "$tmp"/slow/*/)
 n=$(grep -c '"timer":"host-monotonic+injected-delay"' "$slow/records.jsonl")
 m=$(grep '"timer":"host-monotonic+injected-delay"' "$slow/records.jsonl" \
