@@ -6,7 +6,8 @@ EXTRA_DIST += build-aux/embed-cl.sh
 EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.cuh \
 	%reldir%/cuda/givens_fused_forward.cuh %reldir%/cuda/givens_paper_backward.cuh \
 	%reldir%/cuda/givens_fused_backward.cuh %reldir%/cuda/givens_fused_apply.cuh \
-	%reldir%/cuda/rb_warp.cuh
+	%reldir%/cuda/givens_slab.cuh %reldir%/cuda/givens_slab_kernels.cuh \
+	%reldir%/cuda/givens_lift_table.cuh %reldir%/cuda/rb_warp.cuh
 # OpenCL kernels: embedded by the .cl.c rule (the nodist_ C files are listed
 # with the library that links them), shipped as sources.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \

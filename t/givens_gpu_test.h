@@ -287,8 +287,9 @@ static void fused_matches_paper(struct rb_ctx *ctx, int (*fetch)(struct rb_case 
 
 /* The whole test of a backend with CUDA's six Givens variants (paper,
  * fused and apply, forward and backward): each through test_variants; the
- * fused kernels' refusals; the fused U against the paper's, with a block of
- * several warps and threads past the last slot (n = 257, slots 1).  Skips
+ * fused kernels' refusals; the fused U against the paper's: column groups
+ * sharing a block (n = 256, slots 8, cols 8; n = 1024, slots 16, cols 16),
+ * one slot per thread at odd n (n = 257, slots 1).  Skips
  * without a device; the exit status. */
 static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t),
                                 int (*fetch)(struct rb_case *, const void **), const char *name)
@@ -298,20 +299,21 @@ static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t
     int nv, planned = 1 + plan_variants(&ctx, seed, &nv);
     const struct rb_variant *fused = find("forward", "fused");
     const struct rb_variant *fused_bwd = find("backward", "fused");
-    planned += (fused ? 4 : 0) + (fused_bwd ? 1 : 0);
+    planned += (fused ? 5 : 0) + (fused_bwd ? 1 : 0);
     plan_print(planned, seed);
     tap_ok(nv == 6 && fused && fused_bwd && find("forward", "paper")
            && find("backward", "paper") && find("forward", "apply") && find("backward", "apply"),
            "%d %s Givens variants registered", nv, name);
     test_variants(&ctx, seed);
     if (fused) {
-        refused(fused, &ctx, RB_PREC_F64, 64, 0, "cols", 8, "cols=8 in f64");
-        refused(fused, &ctx, RB_PREC_F32, 1024, 0, "slots", 1, "512 threads per block");
+        refused(fused, &ctx, RB_PREC_F64, 64, 0, "cols", 16, "cols=16 in f64 (8 groups)");
+        refused(fused, &ctx, RB_PREC_F32, 4096, 0, "slots", 8, "1024 threads per block");
         fused_matches_paper(&ctx, fetch, RB_PREC_F32, 256, 8, 8, seed + 100);
-        fused_matches_paper(&ctx, fetch, RB_PREC_F64, 257, 1, 4, seed + 101);
+        fused_matches_paper(&ctx, fetch, RB_PREC_F64, 257, 1, 2, seed + 101);
+        fused_matches_paper(&ctx, fetch, RB_PREC_F32, 1024, 16, 16, seed + 102);
     }
     if (fused_bwd)
-        refused(fused_bwd, &ctx, RB_PREC_F64, 64, 0, "cols", 4, "cols=4 in f64");
+        refused(fused_bwd, &ctx, RB_PREC_F64, 64, 0, "cols", 16, "cols=16 in f64 (16 groups)");
     rb_ctx_release(&ctx);
     return tap_done();
 }

@@ -6,29 +6,38 @@
 /* slots and cols: admit skips the values a size or precision cannot take. */
 static const long long slots_deflt[] = { 8, 4, RB_AXIS_END };
 static const long long slots_quick[] = { 8, RB_AXIS_END };
-static const long long slots_paper[] = { 8, 4, 2, 1, RB_AXIS_END };
-static const long long cols_fwd[] = { 4, 8, RB_AXIS_END };
-/* The fused backward holds two matrices: half the columns per block. */
-static const long long cols_bwd[] = { 4, 2, RB_AXIS_END };
+static const long long fused_slots_deflt[] = { 16, 8, RB_AXIS_END };
+static const long long fused_slots_quick[] = { 16, RB_AXIS_END };
+static const long long fused_slots_paper[] = { 16, 8, 4, 2, 1, RB_AXIS_END };
+/* Columns per block: column groups of 4 (f32) or 2 (f64) columns. */
+static const long long cols_fwd[] = { 16, 8, 4, 2, RB_AXIS_END };
+static const long long cols_fwd_quick[] = { 16, 8, RB_AXIS_END };
+/* The fused backward holds two matrices: groups of half as many columns
+ * at slots 16. */
+static const long long cols_bwd[] = { 8, 4, 2, RB_AXIS_END };
 
-#define SLOTS_HELP "schedule slots (pairs) per thread of the fused kernels; must divide n/2 " \
+#define SLOTS_HELP "schedule slots (pairs) per thread of the apply kernels; must divide n/2 " \
                    "(rounded up), n/2/slots <= 256"
-#define COLS_HELP "columns of U per block of the fused forward (f64: 4 only); of M and U^T " \
-                  "each for the fused backward (2, 4; f64: 2)"
+#define FUSED_SLOTS_HELP "schedule slots (pairs) per thread of the fused kernels (1, 2, 4, " \
+                         "8, 16); must divide n/2 (rounded up)"
+#define COLS_HELP "columns of U per block of the fused forward: 1, 2 or 4 groups of 4 " \
+                  "(f64: 2) at slots 8 and 16, one group below; of M and U^T each for the " \
+                  "fused backward (groups of 2 at slots 16 (f64: 1), else of 4 (f64: 2)); " \
+                  "(n/2/slots) * groups <= 256"
 
 const struct rb_axis givens_gpu_fused_axes[] = {
-    { .name = "slots", .help = SLOTS_HELP,
-      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
+    { .name = "slots", .help = FUSED_SLOTS_HELP, .min = 1, .max = 16,
+      .deflt = fused_slots_deflt, .quick = fused_slots_quick, .paper = fused_slots_paper },
     { .name = "cols", .help = COLS_HELP,
-      .min = 2, .max = 8, .deflt = cols_fwd, .quick = cols_fwd, .paper = cols_fwd },
+      .min = 1, .max = 16, .deflt = cols_fwd, .quick = cols_fwd_quick, .paper = cols_fwd },
     { 0 }
 };
 
 const struct rb_axis givens_gpu_fused_bwd_axes[] = {
-    { .name = "slots", .help = SLOTS_HELP,
-      .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_quick, .paper = slots_paper },
+    { .name = "slots", .help = FUSED_SLOTS_HELP, .min = 1, .max = 16,
+      .deflt = fused_slots_deflt, .quick = fused_slots_quick, .paper = fused_slots_paper },
     { .name = "cols", .help = COLS_HELP,
-      .min = 2, .max = 8, .deflt = cols_bwd, .quick = cols_bwd, .paper = cols_bwd },
+      .min = 1, .max = 16, .deflt = cols_bwd, .quick = cols_bwd, .paper = cols_bwd },
     { 0 }
 };
 

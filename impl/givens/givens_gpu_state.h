@@ -20,46 +20,68 @@ struct GIVENS_GPU_ENTRY(state) {
     void *theta, *U, *cs;               /* device: angles, U, the (c, s') table */
     void *gamma, *M, *V, *A, *dtheta;   /* device: backward (M, V, A: the paper's) */
     void *dP;                           /* device: the fused backward's (step, slot) sums */
+    void *lift, *pbits, *sign;          /* device: the fused kernels' shear table, its
+                                         * sign parities and the rows' final signs */
     double *Gd, *Xd;                    /* device: Gamma's factors, setup only */
     gpuStream_t stream;
     struct gpu_timer timer;
 };
 
 /* Untimed setup work on the case's stream.  form_u: U from theta, by the
- * fused forward at `slots` (cols 4; its table is allocated in s->cs and
- * freed once U is done) or, with slots 0, by the paper's kernels.
- * form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
+ * fused forward at `slots` (one column group; its tables are allocated and
+ * freed here where the case has none) or, with slots 0, by the paper's
+ * kernels.  form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
 int GIVENS_GPU_ENTRY(form_u)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s, int slots);
 int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
 
-/* Largest block of the fused kernels: S / slots threads at most (S = n/2
- * rounded up), their launch bound. */
+/* Largest block of the fused kernels: (S / slots) * column groups threads
+ * at most (S = n/2 rounded up), their launch bound. */
 #define GIVENS_GPU_FUSED_MAXT 256
 
-/* 1 if the fused kernels take `slots` per thread for S slots: they are
- * built for 1, 2, 4, 8, which must divide S, with S / slots threads at most
- * GIVENS_GPU_FUSED_MAXT. */
-static inline int givens_gpu_fused_fits(int S, int slots)
+/* Most steps the fused kernels' table pads to: nt - 1 up to a multiple of
+ * the largest slots. */
+#define GIVENS_GPU_FUSED_PAD 15
+
+/* Columns per column group of a fused kernel (givens_slab.cuh): as many as
+ * keep a thread's slab near 128 floats of registers.  The forward holds
+ * 2 slots rows of WT columns; the backward two matrices of WT columns each. */
+static inline int givens_gpu_fused_wt(size_t prec_size, int backward, int slots)
 {
-    return (slots == 1 || slots == 2 || slots == 4 || slots == 8) && S % slots == 0
-           && S / slots <= GIVENS_GPU_FUSED_MAXT;
+    int wt = prec_size == 8 ? 2 : 4;
+    return backward && slots >= 16 ? wt / 2 : wt;
 }
 
-/* Slots per thread for the fused forward that forms the backward's U: the
- * most that fit, or 0 when none does. */
+/* 1 if the fused kernels are built for `slots` per thread and `groups`
+ * column groups and fit S slots: slots 1, 2, 4 with one group, 8 and 16
+ * with 1, 2 or 4; slots dividing S; (S / slots) * groups threads at most
+ * GIVENS_GPU_FUSED_MAXT. */
+static inline int givens_gpu_fused_fits(int S, int slots, int groups)
+{
+    int built = slots == 1 || slots == 2 || slots == 4
+                    ? groups == 1
+                    : (slots == 8 || slots == 16) && (groups == 1 || groups == 2 || groups == 4);
+    return built && S % slots == 0 && S / slots * groups <= GIVENS_GPU_FUSED_MAXT;
+}
+
+/* Slots per thread for the fused forward that forms the backward's U (one
+ * column group): the most that fit, or 0 when none does. */
 static inline int givens_gpu_fused_setup_slots(int S)
 {
-    for (int b = 8; b >= 1; b /= 2)
-        if (givens_gpu_fused_fits(S, b))
+    for (int b = 16; b >= 1; b /= 2)
+        if (givens_gpu_fused_fits(S, b, 1))
             return b;
     return 0;
 }
+
+/* The fused kernels' tables (s->lift, s->pbits, s->sign) for the case's
+ * precision.  0 or RB_EDEVICE. */
+int GIVENS_GPU_ENTRY(fused_tables)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
 
 /* Opt the fused kernel (slots, cols) of the case's precision in to the
  * dynamic shared memory it needs for S slots where that exceeds 48 KiB.
  * 0, RB_EINVAL (no such kernel) or RB_EDEVICE. */
 int GIVENS_GPU_ENTRY(fused_prepare)(struct rb_case *c, int S, int slots, int cols);
-/* The same for the fused backward (cols: 2 or 4 in f32, 2 in f64). */
+/* The same for the fused backward (cols of M and of U^T each). */
 int GIVENS_GPU_ENTRY(fused_backward_prepare)(struct rb_case *c, int S, int slots, int cols);
 
 #endif

@@ -10,9 +10,12 @@
 #define GIVENS_FUSED_APPLY_CUH
 
 #include "kernels/cuda/givens_fused_backward.cuh"
+#include "kernels/cuda/givens_fused_forward.cuh"
 
 // Y = U X: block b owns columns c0 = b W ... of X (n x nb, row-major) and
-// starts from the rows held at step nt-2.  Launch as givens_fused_forward.
+// starts from the rows held at step nt-2.  Launch: grid ceil(nb / W) blocks
+// of givens_fused_threads(S, B) threads (S / B at most MAXT) with
+// givens_fused_smem<T, B>(threads) bytes of dynamic shared memory.
 template <typename T, int B, int W, int MAXT>
 __global__ void __launch_bounds__(MAXT)
 givens_fused_apply(int n, int nt, int nb, const typename givens_vec2<T>::type *__restrict__ cs,

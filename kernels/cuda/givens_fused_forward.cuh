@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Fused forward of the round-robin Givens rotations (Hamze, arXiv:2106.00003,
-// Algorithm 2) in one launch: U = G_{b_1} ... G_{b_{n-1}} applied to I.
+// The apply-mode engine of the round-robin Givens rotations (Hamze,
+// arXiv:2106.00003, Algorithm 2): every step applied to a slab of columns in
+// one launch (givens_fused_apply.cuh; U itself is formed by the engine of
+// givens_slab.cuh).
 //
-// Columns of U evolve independently, so each block owns a slab of W columns
+// Columns evolve independently, so each block owns a slab of W columns
 // and runs every step itself with one block barrier per step.  The block's
 // data never leave registers: rows are held by circle *position*, not by
 // coordinate.  Slot k of the schedule always pairs positions k (top) and
@@ -330,9 +332,9 @@ inline size_t givens_fused_smem(int nthreads)
 #endif
 }
 
-// The forward's epilogue: nothing per step; step 0 leaves position p holding
-// coordinate p, so rows are positions and the slab is written out to Y
-// (n rows of ld, columns below ncols).
+// The apply forward's epilogue: nothing per step; step 0 leaves position p
+// holding coordinate p, so rows are positions and the slab is written out to
+// Y (n rows of ld, columns below ncols).
 template <typename T, int B, int W>
 struct givens_forward_store {
     int t, n, nt, c0, ld, ncols;
@@ -359,34 +361,5 @@ struct givens_forward_store {
         }
     }
 };
-
-// Launch: grid ceil(n / W) blocks of givens_fused_threads(S, B) threads
-// (S = nt / 2 slots, nt = n rounded up to even), S a multiple of B and at most
-// MAXT threads (MINB blocks per SM bound the registers so that several blocks
-// hide each other's latency), with givens_fused_smem<T, B>(threads) bytes of
-// dynamic shared memory.  cs is
-// the table of givens_rotation_table; U is row-major n x n.
-template <typename T, int B, int W, int MAXT, int MINB = 1>
-__global__ void __launch_bounds__(MAXT, MINB)
-givens_fused_forward(int n, int nt, const typename givens_vec2<T>::type *__restrict__ cs,
-                     T *__restrict__ U)
-{
-    const givens_lanes l = givens_lanes_here((nt >> 1) / B);
-    const int c0 = blockIdx.x * W;
-    givens_slab<T, B, W> x;
-#pragma unroll
-    for (int q = 0; q < B; q++) {
-        const int k = l.t * B + q;
-        const bool real = l.t < l.nreal;
-        const int rt = givens_coord(nt, nt - 2, k), rb = givens_coord(nt, nt - 2, nt - 1 - k);
-#pragma unroll
-        for (int w = 0; w < W; w++) {
-            x.top[q][w] = real && rt == c0 + w ? T(1) : T(0);
-            x.bot[q][w] = real && rb == c0 + w ? T(1) : T(0);
-        }
-    }
-    givens_forward_store<T, B, W> epi = { l.t, n, nt, c0, n, n, U };
-    givens_fused_sweep<T, B, W>(x, l, epi, nt, cs);
-}
 
 #endif
