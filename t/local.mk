@@ -275,3 +275,12 @@ t_sbo_opencl_train_prof_SOURCES = t/sbo_opencl_train_prof.c t/sbo_opencl_train_u
 t_sbo_opencl_train_prof_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# The CUDA and HIP SBO training kernels run on the CPU (t/gpu_emu.h).
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_train_kernels_host
+TESTS += t/sbo_train_kernels_host
+t_sbo_train_kernels_host_SOURCES = t/sbo_train_kernels_host.cc t/gpu_emu.h
+t_sbo_train_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sbo_train_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sbo_train_kernels_host_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_BLAS
