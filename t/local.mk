@@ -284,3 +284,21 @@ t_sbo_train_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unkno
 t_sbo_train_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_sbo_train_kernels_host_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_BLAS
+# The CUDA and HIP SBO training on a device (skipped without): its steps
+# against the CPU, whole trainings against sbo_train.
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sbo_cuda_train
+TESTS += t/sbo_cuda_train
+t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h harness/registry.c
+nodist_EXTRA_t_sbo_cuda_train_SOURCES = build-aux/link-cxx.cxx
+t_sbo_cuda_train_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sbo_hip_train
+TESTS += t/sbo_hip_train
+t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h harness/registry.c
+nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
+t_sbo_hip_train_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS

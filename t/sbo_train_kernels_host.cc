@@ -368,10 +368,10 @@ template <typename T> static void basis_check(int p)
 template <typename T> static void all_checks()
 {
     energy_update_check<T>(1000, 64);
-    select_check<T>(700, 5, 7, 64);
+    select_check<T>(500, 5, 5, 64);
     threshold_check<T>(37, 5, 40);
     energy_any_check<T>(24, 3, 70, 2);
-    gemm_check<T>(37, 45);
+    gemm_check<T>(21, 30);
     polar_check<T>(16, 2, 16, 0);
     polar_check<T>(12, 2, 7, 0);
     polar_check<T>(16, 2, 16, 1);

@@ -19,7 +19,7 @@
 // offs holds the A, B and C offsets of every entry (all A, then all B,
 // then all C).
 template <typename T>
-__global__ void __launch_bounds__(SBO_GEMM_THREADS)
+static __global__ void __launch_bounds__(SBO_GEMM_THREADS)
 sbo_gemm_batched(int ta, int tb, int M, int N, int K, const unsigned long long *__restrict__ offs,
                  const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb,
                  T *__restrict__ C, int ldc)

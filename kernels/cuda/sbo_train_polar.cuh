@@ -103,7 +103,7 @@ template <typename T> __device__ T sbo_ns_sum(T *red, T v)
 // Converged once |X^T X - I|_F <= 4 p eps before a step (the step then
 // squares that error: it is the last).  Grid nbatch, SBO_NS_THREADS.
 template <typename T, int SHARED>
-__global__ void __launch_bounds__(SBO_NS_THREADS)
+static __global__ void __launch_bounds__(SBO_NS_THREADS)
 sbo_newton_schulz(int p, int first, const int *__restrict__ need, const T *__restrict__ M,
                   T *X, T *Tm, T *W, T *__restrict__ D, int *__restrict__ flag)
 {

@@ -7,7 +7,9 @@
 // 1ONB step 4 (hard thresholding), and a representation map for any s (the
 // paper's sbo_energy is built for powers of two).  CUDA and HIP alike: no
 // warp-size assumption; blocks of at most SBO_TRAIN_MAX_BLOCK threads.
-// Conventions of impl/sbo/sbo.h: column-major, signal i at Y + i p.
+// Conventions of impl/sbo/sbo.h: column-major, signal i at Y + i p.  The
+// training's kernels are static: the CUDA and HIP objects of one binary
+// each keep their own.
 #ifndef SBO_TRAIN_SELECT_CUH
 #define SBO_TRAIN_SELECT_CUH
 
@@ -34,14 +36,15 @@ template <typename T> __device__ __forceinline__ void sbo_block_sum(T *red, int 
 }
 
 // *a = v, in stream order (a count the next kernels read), one thread.
-__global__ void sbo_set_int(int *a, int v)
+static __global__ void sbo_set_int(int *a, int v)
 {
     *a = v;
 }
 
 // ynorm[i] = |y_i|^2: one thread per signal, any block size.
 template <typename T>
-__global__ void sbo_ynorm(int p, int m, const T *__restrict__ Y, T *__restrict__ ynorm)
+static __global__ void sbo_ynorm(int p, int m, const T *__restrict__ Y,
+                                 T *__restrict__ ynorm)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= m)
@@ -57,7 +60,7 @@ __global__ void sbo_ynorm(int p, int m, const T *__restrict__ Y, T *__restrict__
 // and per block the sum of max(r_i, 0) at part[at + block]; threads stride
 // over the signals (grid npart blocks).  The host adds the blocks' sums.
 template <typename T>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_energy_update(int m, const T *__restrict__ ynorm, const T *__restrict__ energy,
                   T *__restrict__ r, T *__restrict__ part, int at)
 {
@@ -80,7 +83,7 @@ sbo_energy_update(int m, const T *__restrict__ ynorm, const T *__restrict__ ener
 // against all m through tiles of r in shared memory (exact and
 // order-independent).
 template <typename T>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_worst(int m, int W, const T *__restrict__ r, int *__restrict__ idx)
 {
     __shared__ T tile[SBO_TRAIN_MAX_BLOCK];
@@ -105,7 +108,7 @@ sbo_worst(int m, int W, const T *__restrict__ r, int *__restrict__ idx)
 // Grouping, 1 of 3: per tile of blockDim signals (a block of the grid) the
 // count of each of the nb blocks, tiles[j ntiles + tile]; nb <=
 // SBO_TRAIN_MAX_NB.
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_group_count(int m, int nb, const int *__restrict__ best, int *__restrict__ tiles)
 {
     __shared__ int hist[SBO_TRAIN_MAX_NB];
@@ -125,7 +128,7 @@ sbo_group_count(int m, int nb, const int *__restrict__ best, int *__restrict__ t
 // tiles[j ntiles + t] turned into where tile t's first signal of block j
 // goes (block j's signals start at the sum of the counts before it, in
 // signal order: a stable counting sort).
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_group_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ counts)
 {
     __shared__ int start[SBO_TRAIN_MAX_NB];
@@ -157,7 +160,7 @@ sbo_group_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ co
 
 // Grouping, 3 of 3: order[pos] = i, pos = where tile g's signals of block j
 // start plus i's rank among them (the count's tiles and block size).
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_group_scatter(int m, const int *__restrict__ best, const int *__restrict__ tiles,
                   int *__restrict__ order)
 {
@@ -178,8 +181,8 @@ sbo_group_scatter(int m, const int *__restrict__ best, const int *__restrict__ t
 // Ysub[:, k] = Y[:, list[k]] for k < n: one thread per element, so that
 // consecutive threads copy consecutive rows.
 template <typename T>
-__global__ void sbo_gather(int p, int n, const int *__restrict__ list, const T *__restrict__ Y,
-                           T *__restrict__ Ysub)
+static __global__ void sbo_gather(int p, int n, const int *__restrict__ list,
+                                  const T *__restrict__ Y, T *__restrict__ Ysub)
 {
     const size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= (size_t)n * p)
@@ -195,7 +198,7 @@ __global__ void sbo_gather(int p, int n, const int *__restrict__ list, const T *
 // columns of the batched GEMMs add nothing.  Grid (ceil(ncols / block),
 // nbatch); s <= SBO_TRAIN_MAX_S.
 template <typename T>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_threshold(int p, int s, int ncols, const int *__restrict__ cnt, T *__restrict__ C)
 {
     const int t = blockIdx.x * blockDim.x + threadIdx.x, g = blockIdx.y;
@@ -235,7 +238,7 @@ sbo_threshold(int p, int s, int ncols, const int *__restrict__ cnt, T *__restric
 // local memory here) summed from the largest down.  Grid (ceil(m / block),
 // nb).
 template <typename T, int PMAX>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_energy_any(int p, int s, int m, const T *__restrict__ D, const T *__restrict__ Y,
                T *__restrict__ E)
 {

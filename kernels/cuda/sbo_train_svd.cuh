@@ -165,7 +165,7 @@ template <typename T> __device__ void sbo_jac_complete(int p, T *U, int k, sbo_j
 // The SVD M_g = U_g diag(sig_g) V_g^T of each block g with need[g] != 0
 // (the others untouched): U, V, sig at g p p, g p p, g p.  Grid nbatch.
 template <typename T>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_jacobi(int p, const int *__restrict__ need, const T *__restrict__ M, T *U, T *V,
            T *__restrict__ sig)
 {
@@ -222,7 +222,7 @@ sbo_jacobi(int p, const int *__restrict__ need, const T *__restrict__ M, T *U, T
 // (ties to the lower index).  Then one Newton-Schulz step, Q (3 I - Q^T Q)
 // / 2, through the scratch T (the block's M, consumed) and W.  Grid nbatch.
 template <typename T>
-__global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
+static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_product(int p, int mode, int first, const int *__restrict__ need, const T *__restrict__ U,
             const T *__restrict__ V, const T *__restrict__ sig, T *Tm, T *W, T *__restrict__ D)
 {
