@@ -30,3 +30,6 @@ EXTRA_DIST += %reldir%/cuda/sbo_common.cuh %reldir%/cuda/sbo_paper.cuh \
 # the per-block Jacobi SVD and product, the Newton-Schulz polar factor.
 EXTRA_DIST += %reldir%/opencl/sbo_train_select.cl %reldir%/opencl/sbo_train_gemm.cl \
 	%reldir%/opencl/sbo_train_svd.cl %reldir%/opencl/sbo_train_polar.cl
+# The SBO training's kernels of CUDA and HIP (what both compile).
+EXTRA_DIST += %reldir%/cuda/sbo_train_select.cuh %reldir%/cuda/sbo_train_gemm.cuh \
+	%reldir%/cuda/sbo_train_svd.cuh %reldir%/cuda/sbo_train_polar.cuh

@@ -9,6 +9,8 @@
 #ifndef RB_T_GPU_EMU_H
 #define RB_T_GPU_EMU_H
 
+#include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstddef>
@@ -56,8 +58,28 @@ struct float4 {
 struct double2 {
     double x, y;
 };
+using std::fabs;
 using std::fmax;
 using std::fmin;
+using std::hypot;
+using std::max;
+using std::min;
+using std::sqrt;
+
+/* atomicAdd on shared or global memory. */
+template <typename T> static inline T atomicAdd(T *a, T v)
+{
+    return std::atomic_ref<T>(*a).fetch_add(v);
+}
+
+/* The dynamic shared buffer of a launch: gpu_emu_dyn_shared sizes it
+ * before the launch; the kernel's RB_DYN_SHARED(name) names it. */
+static std::vector<unsigned char> gpu_emu_dyn_smem;
+static inline void gpu_emu_dyn_shared(size_t bytes)
+{
+    gpu_emu_dyn_smem.assign(bytes ? bytes : 1, 0);
+}
+#define RB_DYN_SHARED(name) unsigned char *name = gpu_emu_dyn_smem.data()
 
 /* Run `kernel` (a callable making the kernel call) over a grid gx x gy of
  * blocks of bx threads. */

@@ -275,3 +275,30 @@ t_sbo_opencl_train_prof_SOURCES = t/sbo_opencl_train_prof.c t/sbo_opencl_train_u
 t_sbo_opencl_train_prof_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# The CUDA and HIP SBO training kernels run on the CPU (t/gpu_emu.h).
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_train_kernels_host
+TESTS += t/sbo_train_kernels_host
+t_sbo_train_kernels_host_SOURCES = t/sbo_train_kernels_host.cc t/gpu_emu.h
+t_sbo_train_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sbo_train_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sbo_train_kernels_host_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_BLAS
+# The CUDA and HIP SBO training on a device (skipped without): its steps
+# against the CPU, whole trainings against sbo_train.
+if RB_HAVE_BLAS
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sbo_cuda_train
+TESTS += t/sbo_cuda_train
+t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h harness/registry.c
+nodist_EXTRA_t_sbo_cuda_train_SOURCES = build-aux/link-cxx.cxx
+t_sbo_cuda_train_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sbo_hip_train
+TESTS += t/sbo_hip_train
+t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h harness/registry.c
+nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
+t_sbo_hip_train_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_HIP
+endif RB_HAVE_BLAS

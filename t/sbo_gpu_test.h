@@ -45,7 +45,8 @@ typedef int (*upload_fn)(struct rb_case *);
 
 static int is_tested(const struct rb_variant *v)
 {
-    return strcmp(v->paper, "sbo") == 0 && v->backend == SBO_TEST_BACKEND;
+    return strcmp(v->paper, "sbo") == 0 && strcmp(v->algo, "represent") == 0
+           && v->backend == SBO_TEST_BACKEND;
 }
 
 /* RB_TEST_VARIANT=NAME runs one variant's cases only (a sanitizer's run of

@@ -63,10 +63,20 @@ if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
 	%reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
 	%reldir%/sbo_cuda_table.c %reldir%/sbo_gpu_table.inc
+# The training on the device (kernels/cuda/sbo_train_*.cuh), its GEMMs
+# through cuBLAS where configure found it (RB_CUDA_LIBS links it).
+librb_cuda_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
+	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
+	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
+	%reldir%/sbo_cuda_train.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
 	%reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
 	%reldir%/sbo_hip_table.c %reldir%/sbo_gpu_table.inc
+librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
+	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
+	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
+	%reldir%/sbo_hip_train.hip
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS

@@ -2,6 +2,7 @@
 /* The CUDA SBO variants (sbo_gpu_table.inc). */
 #include "harness/backend/cuda.h"
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train.h"
 #include "impl/sbo/sbo_cuda.h"
 
 #define SBO_GPU_TABLE sbo_cuda_variants

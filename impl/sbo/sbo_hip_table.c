@@ -2,6 +2,7 @@
 /* The HIP SBO variants (sbo_gpu_table.inc). */
 #include "harness/backend/hip.h"
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train.h"
 #include "impl/sbo/sbo_hip.h"
 
 #define SBO_GPU_TABLE sbo_hip_variants

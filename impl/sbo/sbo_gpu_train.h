@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* The SBO training on CUDA and HIP devices (sbo_cuda_train.cu,
+ * sbo_hip_train.hip, one source: sbo_gpu_train_*.inc): the entry points the
+ * variant tables name, and host-array calls of single steps for the tests.
+ * No CUDA or HIP header is needed to include this. */
+#ifndef SBO_GPU_TRAIN_H
+#define SBO_GPU_TRAIN_H
+
+#include <stddef.h>
+#include "harness/variant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* As the OpenCL training's (sbo_opencl_train.h), on the CUDA device: admit
+ * skips what the kernels or the build cannot do (p > 256, block outside
+ * 32..256, cublas=1 without cuBLAS); run times the whole training
+ * (c->device_ms); verify reads D and the assignment back, records the
+ * profile (ms_<kernel>, launches, host_syncs, ms_gaps, ms_wall) and calls
+ * sbo_train_verify. */
+int sbo_cuda_train_admit(struct rb_case *c);
+size_t sbo_cuda_train_footprint(const struct rb_case *c);
+int sbo_cuda_train_setup(struct rb_case *c);
+int sbo_cuda_train_run(struct rb_case *c);
+int sbo_cuda_train_verify(struct rb_case *c, struct rb_check *out);
+void sbo_cuda_train_teardown(struct rb_case *c);
+void sbo_cuda_train_occupancy(struct rb_case *c, struct rb_occ *occ);
+/* 1 when the CUDA library was built with cuBLAS. */
+int sbo_cuda_train_have_cublas(void);
+
+/* Single steps on host arrays (in fp64, rounded to the precision on the
+ * way), each on a device side of its own; c gives the device, the
+ * precision (c->prec) and the messages.  0 or RB_E*.
+ * Q[g] (nb p x p) from M[g]: polar 0 the Jacobi SVD and Q = U V^T (U, V,
+ * sig, if not NULL, get the SVD), mode 1 Q = U by descending singular
+ * value; polar 1 Newton-Schulz with the SVD for flagged blocks, their
+ * count in *fallbacks. */
+int sbo_cuda_train_svd_host(struct rb_case *c, int p, int nb, const double *M, int polar,
+                            int mode, double *Q, double *U, double *V, double *sig,
+                            int *fallbacks);
+/* idx[0 .. W-1] the W worst of r (sbo_worst); order and cnt the grouping
+ * of best over nb blocks; Ysub = Y[:, order] (p x m). */
+int sbo_cuda_train_select_host(struct rb_case *c, int p, int m, int W, const double *r,
+                               int nb, const int *best, const double *Y, int *idx,
+                               int *order, int *cnt, double *Ysub);
+/* The thresholding of nb blocks' p x n codes C (in place) with counts cnt. */
+int sbo_cuda_train_threshold_host(struct rb_case *c, int p, int s, int nb, int n,
+                                  const int *cnt, double *C);
+/* The two batched GEMMs of 1ONB on nb blocks (D nb p x p, Y p x ny, yoff
+ * the blocks' first signals): C_g = D_g^T Y_g (p x n), then M_g = Y_g C_g^T,
+ * through cuBLAS when cublas (and built with it). */
+int sbo_cuda_train_gemm_host(struct rb_case *c, int p, int nb, int n, int ny,
+                             const double *D, const double *Y, const int *yoff, int cublas,
+                             double *C, double *M);
+
+/* The same on the HIP device (no cuBLAS: cublas must be 0). */
+int sbo_hip_train_admit(struct rb_case *c);
+size_t sbo_hip_train_footprint(const struct rb_case *c);
+int sbo_hip_train_setup(struct rb_case *c);
+int sbo_hip_train_run(struct rb_case *c);
+int sbo_hip_train_verify(struct rb_case *c, struct rb_check *out);
+void sbo_hip_train_teardown(struct rb_case *c);
+void sbo_hip_train_occupancy(struct rb_case *c, struct rb_occ *occ);
+int sbo_hip_train_have_cublas(void);
+int sbo_hip_train_svd_host(struct rb_case *c, int p, int nb, const double *M, int polar,
+                           int mode, double *Q, double *U, double *V, double *sig,
+                           int *fallbacks);
+int sbo_hip_train_select_host(struct rb_case *c, int p, int m, int W, const double *r, int nb,
+                              const int *best, const double *Y, int *idx, int *order,
+                              int *cnt, double *Ysub);
+int sbo_hip_train_threshold_host(struct rb_case *c, int p, int s, int nb, int n,
+                                 const int *cnt, double *C);
+int sbo_hip_train_gemm_host(struct rb_case *c, int p, int nb, int n, int ny, const double *D,
+                            const double *Y, const int *yoff, int cublas, double *C,
+                            double *M);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

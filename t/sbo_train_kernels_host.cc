@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/* The CUDA and HIP SBO training kernels (kernels/cuda/sbo_train_*.cuh) run
+ * on the CPU through t/gpu_emu.h, where no GPU is, on fresh random data, in
+ * float and double, against the CPU: the energy update (residuals exact,
+ * the partial sums to rounding), the worst-W selection (sbo_worst, ties
+ * included), the grouping (counts, stable order, one empty block) and the
+ * gather (exact), the thresholding (sbo_code's choice with ties, padding
+ * zeroed), the any-s representation map (as sbo_top_energy), the batched
+ * GEMM with both transposes and overlapping offsets, the Jacobi SVD with
+ * Q = U V^T (orthonormal, as sbo_polar; rank-deficient M orthonormal and
+ * Procrustes-optimal) and the sorted initial basis, and Newton-Schulz in
+ * shared and in global memory (as sbo_polar; a singular M flagged). */
+#include "t/gpu_emu.h"
+#include "kernels/cuda/sbo_train_gemm.cuh"
+#include "kernels/cuda/sbo_train_polar.cuh"
+#include "kernels/cuda/sbo_train_select.cuh"
+#include "kernels/cuda/sbo_train_svd.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include "impl/common/rng.h"
+#include "impl/sbo/sbo.h"
+#include "t/tap.h"
+
+static struct rb_rng rng;
+
+template <typename T> static double unit()
+{
+    return std::is_same_v<T, float> ? 0x1.0p-24 : 0x1.0p-53;
+}
+
+template <typename T> static const char *pname()
+{
+    return std::is_same_v<T, float> ? "f32" : "f64";
+}
+
+/* Values rounded to T, kept in double too. */
+template <typename T> static void normal(std::vector<T> &a, std::vector<double> &d, size_t n)
+{
+    a.resize(n);
+    d.resize(n);
+    for (size_t k = 0; k < n; k++) {
+        a[k] = (T)rb_rng_normal(&rng);
+        d[k] = a[k];
+    }
+}
+
+template <typename T> static void energy_update_check(int m, int block)
+{
+    std::vector<T> yn(m), en(m), r(m, (T)NAN), part(8, (T)NAN);
+    for (int i = 0; i < m; i++) {
+        yn[i] = (T)rb_rng_uniform(&rng);
+        en[i] = (T)rb_rng_uniform(&rng);
+    }
+    const int npart = 3;
+    gpu_emu_launch(npart, 1, block, [&] {
+        sbo_energy_update<T>(m, yn.data(), en.data(), r.data(), part.data(), 2);
+    });
+    double sum = 0, got = 0;
+    int exact = 1;
+    for (int i = 0; i < m; i++) {
+        exact &= r[i] == yn[i] - en[i];
+        sum += std::max((double)(yn[i] - en[i]), 0.0);
+    }
+    for (int g = 0; g < npart; g++)
+        got += part[2 + g];
+    tap_ok(exact && std::fabs(got - sum) <= 4 * m * unit<T>() * (sum + 1) && std::isnan(part[1]),
+           "energy update %s m=%d: residuals exact, sums %.9g vs %.9g at their slot", pname<T>(),
+           m, got, sum);
+}
+
+template <typename T> static void select_check(int m, int nb, int p, int block)
+{
+    std::vector<T> r(m), Y, Ys((size_t)p * m, (T)NAN);
+    std::vector<double> rd(m), Yd;
+    std::vector<int> best(m), idx(m, -1), ref(m), order(m, -1), cnt(nb, -1), ntile(nb, 0);
+    for (int i = 0; i < m; i++) {
+        r[i] = (T)((double)(rb_rng_u64(&rng) % 64) / 8 - 1);   /* ties, negatives */
+        rd[i] = r[i];
+        best[i] = (int)(rb_rng_u64(&rng) % (uint64_t)(nb - 1));  /* block nb-1 empty */
+        ntile[best[i]]++;
+    }
+    normal(Y, Yd, (size_t)p * m);
+    const int W = m / 3 + 1;
+    const unsigned grid = (unsigned)((m + block - 1) / block);
+    gpu_emu_launch(grid, 1, block, [&] { sbo_worst<T>(m, W, r.data(), idx.data()); });
+    sbo_worst(m, rd.data(), W, ref.data());
+    int same = 0;
+    for (int k = 0; k < W; k++)
+        same += idx[k] == ref[k];
+    tap_ok(same == W, "worst %s m=%d: %d of W=%d as sbo_worst", pname<T>(), m, same, W);
+    std::vector<int> tiles((size_t)nb * grid, -1);
+    gpu_emu_launch(grid, 1, block, [&] { sbo_group_count(m, nb, best.data(), tiles.data()); });
+    gpu_emu_launch(1, 1, block, [&] { sbo_group_scan(nb, (int)grid, tiles.data(), cnt.data()); });
+    gpu_emu_launch(grid, 1, block, [&] {
+        sbo_group_scatter(m, best.data(), tiles.data(), order.data());
+    });
+    int at = 0, ok = 1;
+    for (int j = 0; j < nb; j++) {
+        ok &= cnt[j] == ntile[j];
+        for (int i = 0; i < m; i++)
+            if (best[i] == j)
+                ok &= order[at++] == i;
+    }
+    tap_ok(ok, "group %s m=%d nb=%d (one empty): counts and stable order", pname<T>(), m, nb);
+    const long long n = (long long)m * p;
+    gpu_emu_launch((unsigned)((n + block - 1) / block), 1, block, [&] {
+        sbo_gather<T>(p, m, order.data(), Y.data(), Ys.data());
+    });
+    int bad = 0;
+    for (int k = 0; k < m; k++)
+        for (int row = 0; row < p; row++)
+            bad += Ys[(size_t)k * p + row] != Y[(size_t)order[k] * p + row];
+    tap_ok(bad == 0, "gather %s m=%d p=%d: signals copied exactly", pname<T>(), m, p);
+}
+
+template <typename T> static void threshold_check(int p, int s, int n)
+{
+    const size_t len = (size_t)3 * p * n;
+    std::vector<T> C(len);
+    std::vector<double> x(p), eye((size_t)p * p, 0.0), col(p);
+    int cnt[3] = { n, n / 3, 0 }, bad = 0;
+    for (size_t k = 0; k < len; k++)
+        C[k] = (T)((double)((int)(rb_rng_u64(&rng) % 17) - 8) / 4);
+    const std::vector<T> C0 = C;
+    for (int k = 0; k < p; k++)
+        eye[k + (size_t)k * p] = 1;
+    gpu_emu_launch((unsigned)((n + 31) / 32), 3, 32, [&] {
+        sbo_threshold<T>(p, s, n, cnt, C.data());
+    });
+    for (int g = 0; g < 3; g++)
+        for (int c = 0; c < n; c++) {
+            const size_t at = ((size_t)g * n + c) * p;
+            for (int k = 0; k < p; k++)
+                col[k] = C0[at + k];
+            if (c < cnt[g])
+                sbo_code(p, s, eye.data(), col.data(), x.data());
+            else
+                std::fill(x.begin(), x.end(), 0.0);
+            for (int k = 0; k < p; k++)
+                bad += (double)C[at + k] != x[k];
+        }
+    tap_ok(bad == 0, "threshold %s p=%d s=%d: as sbo_code with ties, padding zeroed (%d differ)",
+           pname<T>(), p, s, bad);
+}
+
+/* The any-s map against sbo_top_energy of the float codes. */
+template <typename T> static void energy_any_check(int p, int s, int m, int nb)
+{
+    std::vector<T> D, Y, E((size_t)nb * m, (T)NAN);
+    std::vector<double> Dd, Yd, code(p);
+    normal(D, Dd, (size_t)nb * p * p);
+    normal(Y, Yd, (size_t)p * m);
+    gpu_emu_launch((unsigned)((m + 63) / 64), (unsigned)nb, 64, [&] {
+        sbo_energy_any<T, SBO_GPU_PMAX_SMALL>(p, s, m, D.data(), Y.data(), E.data());
+    });
+    double worst = 0;
+    for (int j = 0; j < nb; j++)
+        for (int i = 0; i < m; i++) {
+            double yy = 0;
+            for (int r = 0; r < p; r++) {
+                double a = 0;
+                for (int k = 0; k < p; k++)
+                    a += Dd[(size_t)j * p * p + (size_t)r * p + k] * Yd[(size_t)i * p + k];
+                code[r] = a;
+                yy += Yd[(size_t)i * p + r] * Yd[(size_t)i * p + r];
+            }
+            const double e = sbo_top_energy(p, s, code.data());
+            worst = std::max(worst, std::fabs(E[(size_t)j * m + i] - e) / (p * yy * p));
+        }
+    tap_ok(worst <= 8 * unit<T>(), "energy (any s) %s p=%d s=%d: as sbo_top_energy to %.2g "
+           "of p^2 |y|^2", pname<T>(), p, s, worst);
+}
+
+template <typename T> static void gemm_check(int p, int n)
+{
+    const int nb = 3;
+    const size_t pp = (size_t)p * p, ny = (size_t)p * 2 * n;
+    std::vector<T> D, Y, C((size_t)nb * p * n, (T)NAN), M(nb * pp, (T)NAN);
+    std::vector<double> Dd, Yd;
+    normal(D, Dd, nb * pp);
+    normal(Y, Yd, ny);
+    unsigned long long offs[12];
+    for (int g = 0; g < nb; g++) {
+        offs[g] = g * pp;                               /* Q */
+        offs[nb + g] = (size_t)(g * n / 2) * p;         /* overlapping signal windows */
+        offs[2 * nb + g] = (size_t)g * p * n;           /* C */
+    }
+    const unsigned t1 = (unsigned)(((p + 15) / 16) * ((n + 15) / 16));
+    gpu_emu_launch(t1, nb, SBO_GEMM_THREADS, [&] {
+        sbo_gemm_batched<T>(1, 0, p, n, p, offs, D.data(), p, Y.data(), p, C.data(), p);
+    });
+    unsigned long long offs2[9];
+    for (int g = 0; g < nb; g++) {
+        offs2[g] = offs[nb + g];
+        offs2[nb + g] = offs[2 * nb + g];
+        offs2[2 * nb + g] = g * pp;
+    }
+    const unsigned t2 = (unsigned)(((p + 15) / 16) * ((p + 15) / 16));
+    gpu_emu_launch(t2, nb, SBO_GEMM_THREADS, [&] {
+        sbo_gemm_batched<T>(0, 1, p, p, n, offs2, Y.data(), p, C.data(), p, M.data(), p);
+    });
+    double dc = 0, dm = 0, sc = 0, sm = 0;
+    for (int g = 0; g < nb; g++) {
+        const double *Q = Dd.data() + offs[g], *y = Yd.data() + offs[nb + g];
+        for (int c = 0; c < n; c++)
+            for (int r = 0; r < p; r++) {
+                double a = 0;
+                for (int k = 0; k < p; k++)
+                    a += Q[k + r * p] * y[k + c * p];
+                dc = std::max(dc, std::fabs(C[offs[2 * nb + g] + r + c * p] - a));
+                sc = std::max(sc, std::fabs(a));
+            }
+        for (int a = 0; a < p; a++)
+            for (int b = 0; b < p; b++) {
+                double x = 0;
+                for (int k = 0; k < n; k++)
+                    x += y[a + k * p] * (double)C[offs[2 * nb + g] + b + k * p];
+                dm = std::max(dm, std::fabs(M[g * pp + a + b * p] - x));
+                sm = std::max(sm, std::fabs(x));
+            }
+    }
+    const double u = unit<T>(), tc = 4 * p * u * (sc + 1), tm = 4 * n * u * (sm + p * n);
+    tap_ok(dc <= tc && dm <= tm, "GEMM %s p=%d n=%d x3: Q^T Y to %.2g (<= %.2g), Y C^T to %.2g "
+           "(<= %.2g)", pname<T>(), p, n, dc, tc, dm, tm);
+}
+
+/* nb p x p matrices: Gaussian (rank p), or A B of the given rank. */
+static void random_rank(int p, int nb, int rank, std::vector<double> &M)
+{
+    M.assign((size_t)nb * p * p, 0.0);
+    std::vector<double> A((size_t)p * rank), B((size_t)rank * p);
+    for (int g = 0; g < nb; g++) {
+        if (rank >= p) {
+            for (size_t k = 0; k < (size_t)p * p; k++)
+                M[(size_t)g * p * p + k] = rb_rng_normal(&rng);
+            continue;
+        }
+        for (double &x : A)
+            x = rb_rng_normal(&rng);
+        for (double &x : B)
+            x = rb_rng_normal(&rng);
+        for (int r = 0; r < p; r++)
+            for (int c = 0; c < p; c++) {
+                double x = 0;
+                for (int k = 0; k < rank; k++)
+                    x += A[r + k * p] * B[k + c * rank];
+                M[(size_t)g * p * p + r + c * p] = x;
+            }
+    }
+}
+
+/* how 0: Jacobi + product (mode 0); 1: Newton-Schulz in shared memory; 2:
+ * Newton-Schulz in global memory.  Against sbo_polar (full rank), or
+ * orthonormal and trace(Q^T M) = the nuclear norm (rank-deficient SVD). */
+template <typename T> static void polar_check(int p, int nb, int rank, int how)
+{
+    const size_t pp = (size_t)p * p;
+    std::vector<double> Md, ref(pp), Qd(pp);
+    random_rank(p, nb, rank, Md);
+    std::vector<T> M(nb * pp), U(nb * pp, (T)NAN), V(nb * pp, (T)NAN), W(nb * pp, (T)NAN);
+    std::vector<T> sig((size_t)nb * p, (T)NAN), D(nb * pp, (T)NAN);
+    for (size_t k = 0; k < nb * pp; k++) {
+        M[k] = (T)Md[k];
+        Md[k] = M[k];
+    }
+    std::vector<int> need(nb, 1), flag(nb, -1);
+    if (how == 0) {
+        gpu_emu_launch(nb, 1, 64, [&] {
+            sbo_jacobi<T>(p, need.data(), M.data(), U.data(), V.data(), sig.data());
+        });
+        gpu_emu_launch(nb, 1, 64, [&] {
+            sbo_product<T>(p, 0, 0, need.data(), U.data(), V.data(), sig.data(), M.data(),
+                           W.data(), D.data());
+        });
+    } else {
+        gpu_emu_dyn_shared(how == 1 ? 3 * pp * sizeof(T) + 3 * p * sizeof(T) : 0);
+        gpu_emu_launch(nb, 1, SBO_NS_THREADS, [&] {
+            if (how == 1)
+                sbo_newton_schulz<T, 1>(p, 0, need.data(), M.data(), U.data(), V.data(),
+                                        W.data(), D.data(), flag.data());
+            else
+                sbo_newton_schulz<T, 0>(p, 0, need.data(), M.data(), U.data(), V.data(),
+                                        W.data(), D.data(), flag.data());
+        });
+    }
+    const double u = unit<T>();
+    double orth = 0, qdev = 0, opt = 0;
+    int flagged = 0;
+    for (int g = 0; g < nb; g++) {
+        flagged += how != 0 && flag[g] != 0;
+        if (how != 0 && flag[g] != 0)
+            continue;
+        for (size_t k = 0; k < pp; k++)
+            Qd[k] = D[g * pp + k];
+        orth = std::max(orth, sbo_orth_error(p, 1, Qd.data()));
+        if (rank == p && sbo_polar(p, Md.data() + g * pp, ref.data()) == 0) {
+            for (size_t k = 0; k < pp; k++)
+                qdev = std::max(qdev, std::fabs(Qd[k] - ref[k]));
+        }
+        double got = 0, fro = 0;
+        for (size_t k = 0; k < pp; k++) {
+            got += Qd[k] * Md[g * pp + k];
+            fro += Md[g * pp + k] * Md[g * pp + k];
+        }
+        opt = std::max(opt, got);       /* trace(Q^T M) > 0: not a reflection of it */
+        (void)fro;
+    }
+    static const char *const what[] = { "Jacobi SVD", "Newton-Schulz (shared)",
+                                        "Newton-Schulz (global)" };
+    if (rank == p)
+        tap_ok(flagged == 0 && orth <= 16 * p * u && qdev <= 1e3 * p * u,
+               "%s %s p=%d x%d: Q orthonormal (%.2g), as sbo_polar to %.2g", what[how],
+               pname<T>(), p, nb, orth, qdev);
+    else if (how == 0)
+        tap_ok(orth <= 16 * p * u && opt > 0, "%s %s p=%d rank %d: Q orthonormal (%.2g)",
+               what[how], pname<T>(), p, rank, orth);
+    else    /* in float the rounding of a singular M may leave it invertible enough */
+        tap_ok(flagged == nb || (std::is_same_v<T, float> && orth <= 16 * p * u),
+               "%s %s p=%d rank %d: %d of %d singular blocks flagged (the others "
+               "orthonormal: %.2g)", what[how], pname<T>(), p, rank, flagged, nb, orth);
+}
+
+/* Mode 1: Q = U of G = Y Y^T, columns by descending eigenvalue. */
+template <typename T> static void basis_check(int p)
+{
+    const size_t pp = (size_t)p * p;
+    std::vector<double> Yd, Gd(pp), sv(p);
+    std::vector<T> Y, G(pp), U(pp), V(pp), W(pp), sig(p), D(pp, (T)NAN);
+    normal(Y, Yd, pp);
+    for (int a = 0; a < p; a++)
+        for (int b = 0; b < p; b++) {
+            double x = 0;
+            for (int k = 0; k < p; k++)
+                x += Yd[a + k * p] * Yd[b + k * p];
+            G[a + b * p] = (T)x;
+            Gd[a + b * p] = G[a + b * p];
+        }
+    int one = 1;
+    gpu_emu_launch(1, 1, 64, [&] {
+        sbo_jacobi<T>(p, &one, G.data(), U.data(), V.data(), sig.data());
+    });
+    gpu_emu_launch(1, 1, 64, [&] {
+        sbo_product<T>(p, 1, 0, &one, U.data(), V.data(), sig.data(), G.data(), W.data(),
+                       D.data());
+    });
+    double off = 0, prev = INFINITY, big = 0;
+    int sorted = 1;
+    for (int a = 0; a < p; a++)
+        for (int b = 0; b < p; b++) {
+            double x = 0;
+            for (int r = 0; r < p; r++)
+                for (int k = 0; k < p; k++)
+                    x += (double)D[r + a * p] * Gd[r + k * p] * (double)D[k + b * p];
+            if (a == b) {
+                sorted &= x <= prev * (1 + 64 * p * unit<T>());
+                prev = x;
+                big = std::max(big, x);
+            } else {
+                off = std::max(off, std::fabs(x));
+            }
+        }
+    tap_ok(sorted && off <= 64 * p * unit<T>() * big, "initial basis %s p=%d: Q^T G Q "
+           "diagonal (%.2g of the largest), descending", pname<T>(), p, off / big);
+}
+
+template <typename T> static void all_checks()
+{
+    energy_update_check<T>(1000, 64);
+    select_check<T>(500, 5, 5, 64);
+    threshold_check<T>(37, 5, 40);
+    energy_any_check<T>(24, 3, 70, 2);
+    gemm_check<T>(21, 30);
+    polar_check<T>(16, 2, 16, 0);
+    polar_check<T>(12, 2, 7, 0);
+    polar_check<T>(16, 2, 16, 1);
+    polar_check<T>(13, 1, 13, 2);
+    polar_check<T>(16, 1, 16, 2);
+    polar_check<T>(13, 1, 13, 1);
+    polar_check<T>(12, 1, 5, 2);
+    polar_check<T>(12, 1, 6, 1);
+    basis_check<T>(12);
+}
+
+int main()
+{
+    uint64_t seed = tap_seed();
+    rb_rng_seed(&rng, seed);
+    tap_plan(2 * 16);
+    tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
+             (unsigned long long)seed);
+    all_checks<float>();
+    all_checks<double>();
+    return tap_done();
+}
