@@ -134,6 +134,7 @@ static inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s = 0)
     return cudaEventRecord(e, s);
 }
 static inline hipError_t hipEventSynchronize(hipEvent_t e) { return cudaEventSynchronize(e); }
+static inline hipError_t hipEventQuery(hipEvent_t e) { return cudaEventQuery(e); }
 static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b)
 {
     return cudaEventElapsedTime(ms, a, b);
