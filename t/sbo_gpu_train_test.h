@@ -342,9 +342,9 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         if (strcmp(v->paper, "sbo") == 0 && strcmp(v->algo, "train") == 0
             && v->backend == SBO_TEST_BACKEND && nv < 4)
             list[nv++] = v;
-    /* Kernels 7 + cuBLAS per precision; life cycles per variant, precision
+    /* Kernels 8 + cuBLAS per precision; life cycles per variant, precision
      * and size. */
-    tap_plan(1 + 2 * (7 + blas) + nv * 2 * NSIZES * LIFE_CHECKS);
+    tap_plan(1 + 2 * (8 + blas) + nv * 2 * NSIZES * LIFE_CHECKS);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)%s", (unsigned long long)seed,
              (unsigned long long)seed, blas ? "" : "; no cuBLAS: own GEMM only");
     tap_ok(nv == 2, "%d training variants registered", nv);
@@ -362,6 +362,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         select_check(&ctx, prec, 1537, 5);
         threshold_check(&ctx, prec, 37, 5, 70);
         gemm_check(&ctx, prec, 37, 75, 0);
+        gemm_check(&ctx, prec, 64, 3001, 0);        /* M = Y C^T with K split */
         if (blas)
             gemm_check(&ctx, prec, 37, 75, 1);
     }

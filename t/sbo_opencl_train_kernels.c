@@ -6,18 +6,19 @@
  * initial basis), the Newton-Schulz polar factor (as sbo_polar; flagged and
  * handed to the SVD when M is singular), the worst-W selection (sbo_worst,
  * ties included), the grouping and gather, the thresholding (sbo_code's
- * choice, ties included), and the batched GEMM by the own kernel and by
- * CLBlast where built. */
+ * choice, ties included), and the batched GEMM by the own kernel (K split
+ * into chunks or not, every transpose pair, several tiles) and by CLBlast
+ * where built. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness/registry.h"
 #include "impl/common/rng.h"
+#include "impl/sbo/sbo_gemm_split.h"
 #include "impl/sbo/sbo_opencl_train.h"
 #include "t/tap.h"
 #include "t/opencl_test.h"
-
 #include "t/sbo_opencl_train_util.h"
 
 /* Jacobi SVD and product (mode 0) of nb random p x p matrices of rank
@@ -296,14 +297,82 @@ static void gemm_check(struct env *e, int p, int n, int clblast)
     env_close(&t);
 }
 
+/* C_b = op(A_b) op(B_b) by sbo_cl_gemm for 2 entries and every transpose
+ * pair, M x N, inner K, every operand of leading dimension p (the
+ * training's), C poisoned (rows M .. p - 1 stay so), against double loops
+ * to (K + 1) u sum |a b| per element.  K past a chunk splits it. */
+static void gemm_shape_check(struct env *e, int p, int M, int N, int K)
+{
+    struct sbo_cl_train t;
+    const int nb = 2, w = (M > K ? M : K) + 1, m = nb * (w > N ? w : N) + 1;
+    if (env_open(e, &t, p, 4, nb, m))
+        return;
+    const size_t ny = (size_t)p * m, nc = (size_t)nb * p * N;
+    double *A = malloc(ny * sizeof *A), *B = malloc(ny * sizeof *B);
+    double *C = malloc(nc * sizeof *C);
+    int rc = !A || !B || !C, ok = 1;
+    double worst = 0;
+    for (size_t k = 0; !rc && k < ny; k++) {
+        A[k] = rb_rng_normal(&e->rng);
+        B[k] = rb_rng_normal(&e->rng);
+    }
+    rc = rc || put_real(e, &t, t.Y, A, ny) || put_real(e, &t, t.Ysub, B, ny);
+    size_t ao[2], bo[2], co[2];
+    for (int g = 0; g < nb; g++) {
+        ao[g] = (size_t)(g * w + 1) * p;
+        bo[g] = (size_t)(nb - 1 - g) * w * p;
+        co[g] = (size_t)(nb - 1 - g) * p * N;
+    }
+    for (int tr = 0; !rc && tr < 4; tr++) {
+        const int ta = tr & 1, tb = tr >> 1;
+        for (size_t k = 0; k < nc; k++)
+            C[k] = NAN;
+        rc = put_real(e, &t, t.C, C, nc)
+             || sbo_cl_gemm(&e->c, &t, ta, tb, M, N, K, t.Y, ao, t.Ysub, bo, t.C, co, nb)
+             || get_real(e, &t, t.C, C, nc);
+        for (int g = 0; !rc && g < nb; g++)
+            for (int col = 0; col < N; col++)
+                for (int r = 0; r < p; r++) {
+                    const double got = C[co[g] + r + (size_t)col * p];
+                    if (r >= M) {
+                        ok &= isnan(got);
+                        continue;
+                    }
+                    double x = 0, ax = 0;
+                    for (int k = 0; k < K; k++) {
+                        const double a = ta ? A[ao[g] + k + (size_t)r * p]
+                                            : A[ao[g] + r + (size_t)k * p];
+                        const double b = tb ? B[bo[g] + col + (size_t)k * p]
+                                            : B[bo[g] + k + (size_t)col * p];
+                        x += a * b;
+                        ax += fabs(a * b);
+                    }
+                    const double err = fabs(got - x) / ((K + 1) * e->u * ax + 1e-300);
+                    ok &= err <= 1.0;
+                    worst = fmax(worst, err);
+                }
+    }
+    int chunk = 0;
+    const int nsplit = sbo_gemm_split(M, N, K, nb, t.gpart_cap, &chunk);
+    tap_ok(!rc && ok, "GEMM kernel %s %dx%d K=%d (%d chunks of %d), all transposes: to %.2g "
+           "of K u sum |a b|", e->name, M, N, K, nsplit, chunk, worst);
+    if (rc)
+        tap_diag("rc %d: %s", rc, e->c.msg);
+    free(C);
+    free(B);
+    free(A);
+    env_close(&t);
+}
+
 int main(void)
 {
     struct env e;
     struct rb_opencl *cl = cl_test_open(&e.ctx);
     int fp64 = cl_test_fp64(cl), precs = fp64 ? 2 : 1, blas = sbo_cl_have_clblast();
     uint64_t seed = tap_seed();
-    /* SVD 4 + 3, polar 4 + 2; basis, selection 3, threshold, GEMM 1 or 2. */
-    tap_plan(precs * (13 + 1 + 3 + 1 + 1 + blas));
+    /* SVD 4 + 3, polar 4 + 2; basis, selection 3, threshold, GEMM 3 or 4,
+     * GEMM shapes 3. */
+    tap_plan(precs * (13 + 1 + 3 + 1 + 3 + blas + 3));
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s%s%s",
              (unsigned long long)seed, (unsigned long long)seed, cl->name,
              fp64 ? "" : "; no fp64, f32 only", blas ? "" : "; no CLBlast");
@@ -317,6 +386,11 @@ int main(void)
         select_check(&e, 1537, 5);
         threshold_check(&e, 37, 5, 70);
         gemm_check(&e, 37, 75, 0);
+        gemm_check(&e, 37, 700, 0);     /* Y C^T: K split, not a chunk multiple */
+        gemm_check(&e, 64, 4100, 0);    /* the training's p, many chunks */
+        gemm_shape_check(&e, 40, 21, 70, 35);          /* K below a chunk, two tiles */
+        gemm_shape_check(&e, 150, 40, 70, 150);        /* K split in two */
+        gemm_shape_check(&e, 150, 67, 9, 133);         /* two row tiles, K split */
         if (blas)
             gemm_check(&e, 37, 75, 1);
     }

@@ -6,7 +6,9 @@
  * included), the grouping (counts, stable order, one empty block) and the
  * gather (exact), the thresholding (sbo_code's choice with ties, padding
  * zeroed), the any-s representation map (as sbo_top_energy), the batched
- * GEMM with both transposes and overlapping offsets, the Jacobi SVD with
+ * GEMM (1ONB's pair with overlapping offsets; every transpose pair with K
+ * split into chunks, K not a multiple of the chunk, K below one chunk,
+ * several tiles), the Jacobi SVD with
  * Q = U V^T (orthonormal, as sbo_polar; rank-deficient M orthonormal and
  * Procrustes-optimal) and the sorted initial basis, and Newton-Schulz in
  * shared and in global memory (as sbo_polar; a singular M flagged). */
@@ -173,6 +175,33 @@ template <typename T> static void energy_any_check(int p, int s, int m, int nb)
            "of p^2 |y|^2", pname<T>(), p, s, worst);
 }
 
+/* sbo_gemm_batched (and sbo_gemm_sum after a split) as gt_gemm launches
+ * them; chunk 0: as sbo_gemm_split chooses, else forced.  The split count. */
+template <typename T>
+static int gemm_run(int ta, int tb, int M, int N, int K, int nb, int chunk,
+                    const unsigned long long *offs, const T *A, int lda, const T *B, int ldb,
+                    T *C, int ldc)
+{
+    const size_t cap = sbo_gemm_scratch(M > N ? M : N, nb);
+    int nsplit;
+    if (chunk == 0) {
+        nsplit = sbo_gemm_split(M, N, K, nb, cap, &chunk);
+    } else {
+        nsplit = (K + chunk - 1) / chunk;
+        nsplit = nsplit > 0 ? nsplit : 1;
+    }
+    std::vector<T> P((size_t)nsplit * nb * M * N, (T)NAN);
+    const unsigned tiles = (unsigned)(((M + SBO_GEMM_TM - 1) / SBO_GEMM_TM)
+                                      * ((N + SBO_GEMM_TN - 1) / SBO_GEMM_TN));
+    gpu_emu_launch(tiles * nsplit, nb, SBO_GEMM_THREADS, [&] {
+        sbo_gemm_batched<T>(ta, tb, M, N, K, chunk, offs, A, lda, B, ldb, C, ldc, P.data());
+    });
+    if (nsplit > 1)
+        gpu_emu_launch((M * N + SBO_GEMM_THREADS - 1) / SBO_GEMM_THREADS, nb, SBO_GEMM_THREADS,
+                       [&] { sbo_gemm_sum<T>(M, N, nsplit, offs, P.data(), C, ldc); });
+    return nsplit;
+}
+
 template <typename T> static void gemm_check(int p, int n)
 {
     const int nb = 3;
@@ -187,20 +216,15 @@ template <typename T> static void gemm_check(int p, int n)
         offs[nb + g] = (size_t)(g * n / 2) * p;         /* overlapping signal windows */
         offs[2 * nb + g] = (size_t)g * p * n;           /* C */
     }
-    const unsigned t1 = (unsigned)(((p + 15) / 16) * ((n + 15) / 16));
-    gpu_emu_launch(t1, nb, SBO_GEMM_THREADS, [&] {
-        sbo_gemm_batched<T>(1, 0, p, n, p, offs, D.data(), p, Y.data(), p, C.data(), p);
-    });
+    gemm_run<T>(1, 0, p, n, p, nb, 0, offs, D.data(), p, Y.data(), p, C.data(), p);
     unsigned long long offs2[9];
     for (int g = 0; g < nb; g++) {
         offs2[g] = offs[nb + g];
         offs2[nb + g] = offs[2 * nb + g];
         offs2[2 * nb + g] = g * pp;
     }
-    const unsigned t2 = (unsigned)(((p + 15) / 16) * ((p + 15) / 16));
-    gpu_emu_launch(t2, nb, SBO_GEMM_THREADS, [&] {
-        sbo_gemm_batched<T>(0, 1, p, p, n, offs2, Y.data(), p, C.data(), p, M.data(), p);
-    });
+    const int nsplit = gemm_run<T>(0, 1, p, p, n, nb, 0, offs2, Y.data(), p, C.data(), p,
+                                   M.data(), p);
     double dc = 0, dm = 0, sc = 0, sm = 0;
     for (int g = 0; g < nb; g++) {
         const double *Q = Dd.data() + offs[g], *y = Yd.data() + offs[nb + g];
@@ -222,8 +246,60 @@ template <typename T> static void gemm_check(int p, int n)
             }
     }
     const double u = unit<T>(), tc = 4 * p * u * (sc + 1), tm = 4 * n * u * (sm + p * n);
-    tap_ok(dc <= tc && dm <= tm, "GEMM %s p=%d n=%d x3: Q^T Y to %.2g (<= %.2g), Y C^T to %.2g "
-           "(<= %.2g)", pname<T>(), p, n, dc, tc, dm, tm);
+    tap_ok(dc <= tc && dm <= tm, "GEMM %s p=%d n=%d x3 (%d K chunks): Q^T Y to %.2g (<= %.2g), "
+           "Y C^T to %.2g (<= %.2g)", pname<T>(), p, n, nsplit, dc, tc, dm, tm);
+}
+
+/* C_b = op(A_b) op(B_b) for 2 entries of every transpose pair, M x N with
+ * K inner, chunk as gemm_run's, leading dimensions past the rows (the
+ * padding poisoned), against fp64 to K u times sum |a| |b| per element;
+ * the K chunks as expected (`splits`). */
+template <typename T> static void gemm_shape_check(int M, int N, int K, int chunk, int splits)
+{
+    const int nb = 2, lda = std::max(M, K) + 3, ldb = std::max(N, K) + 2, ldc = M + 1;
+    const size_t na = (size_t)lda * std::max(M, K), nbm = (size_t)ldb * std::max(N, K);
+    std::vector<T> A, B;
+    std::vector<double> Ad, Bd;
+    normal(A, Ad, nb * na);
+    normal(B, Bd, nb * nbm);
+    bool ok = true, count = true;
+    double worst = 0;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++) {
+            std::vector<T> C((size_t)nb * ldc * N + 5, (T)NAN);
+            unsigned long long offs[6];
+            for (int g = 0; g < nb; g++) {
+                offs[g] = g * na;
+                offs[nb + g] = g * nbm;
+                offs[2 * nb + g] = 5 + (size_t)(nb - 1 - g) * ldc * N;
+            }
+            count &= gemm_run<T>(ta, tb, M, N, K, nb, chunk, offs, A.data(), lda, B.data(), ldb,
+                                 C.data(), ldc) == splits;
+            for (int g = 0; g < nb; g++)
+                for (int c = 0; c < N; c++)
+                    for (int r = 0; r < ldc; r++) {
+                        const T got = C[offs[2 * nb + g] + r + (size_t)c * ldc];
+                        if (r >= M) {
+                            ok &= std::isnan((double)got);  /* padding untouched */
+                            continue;
+                        }
+                        double x = 0, ax = 0;
+                        for (int k = 0; k < K; k++) {
+                            const double a = ta ? Ad[offs[g] + k + (size_t)r * lda]
+                                                : Ad[offs[g] + r + (size_t)k * lda];
+                            const double b = tb ? Bd[offs[nb + g] + c + (size_t)k * ldb]
+                                                : Bd[offs[nb + g] + k + (size_t)c * ldb];
+                            x += a * b;
+                            ax += std::fabs(a * b);
+                        }
+                        const double e = std::fabs(got - x) / ((K + 1) * unit<T>() * ax + 1e-300);
+                        ok &= e <= 1.0;
+                        worst = std::max(worst, e);
+                    }
+            ok &= std::isnan((double)C[4]);
+        }
+    tap_ok(ok && count, "GEMM %s %dx%d K=%d chunk %d (%d chunks), all transposes: to %.2g of "
+           "K u sum |a b|", pname<T>(), M, N, K, chunk, splits, worst);
 }
 
 /* nb p x p matrices: Gaussian (rank p), or A B of the given rank. */
@@ -372,6 +448,10 @@ template <typename T> static void all_checks()
     threshold_check<T>(37, 5, 40);
     energy_any_check<T>(24, 3, 70, 2);
     gemm_check<T>(21, 30);
+    gemm_check<T>(21, 300);             /* M = Y C^T split, K not a chunk multiple */
+    gemm_shape_check<T>(70, 9, 40, 16, 3);
+    gemm_shape_check<T>(21, 66, 10, 0, 1);  /* K below a chunk */
+    gemm_shape_check<T>(13, 9, 290, 0, 3);
     polar_check<T>(16, 2, 16, 0);
     polar_check<T>(12, 2, 7, 0);
     polar_check<T>(16, 2, 16, 1);
@@ -387,7 +467,7 @@ int main()
 {
     uint64_t seed = tap_seed();
     rb_rng_seed(&rng, seed);
-    tap_plan(2 * 16);
+    tap_plan(2 * 20);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     all_checks<float>();

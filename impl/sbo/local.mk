@@ -80,3 +80,5 @@ librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
 	%reldir%/sbo_hip_train.hip
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
+# How the own batched GEMM splits K (the CUDA, HIP and OpenCL kernels').
+EXTRA_DIST += %reldir%/sbo_gemm_split.h

@@ -19,6 +19,7 @@ enum sbo_tk {
     SBO_TK_ENERGY, SBO_TK_ARGMAX, SBO_TK_THRESHOLD, SBO_TK_GEMM, SBO_TK_JACOBI,
     SBO_TK_PRODUCT, SBO_TK_UPDATE, SBO_TK_POLAR,
     SBO_TK_YNORM, SBO_TK_WORST, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
+    SBO_TK_GEMM_SUM,
     SBO_TK_N
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
@@ -46,6 +47,8 @@ struct sbo_cl_train {
     cl_mem Ysub;                /* p x 2m: gathered signals, a zero tail for padding */
     cl_mem C;                   /* L x p x m codes */
     cl_mem M, U, V, W, sig;     /* L p x p each; L p singular values */
+    cl_mem gpart;               /* the split GEMM's partial products, gpart_cap elements */
+    size_t gpart_cap;
     cl_event first, last;       /* the run's first and last commands */
     int *cnt_h;                 /* 2 L: the counts, then the polar flags, read back */
     cl_ulong *offs_h;           /* 9 L: the two halves of offs as written, scratch */

@@ -8,6 +8,7 @@
 #include "harness/fault.h"
 #include "harness/timer.h"
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gemm_split.h"
 #include "impl/sbo/sbo_opencl_train.h"
 
 extern const char rb_cl_sbo_represent[], rb_cl_sbo_train_select[], rb_cl_sbo_train_gemm[];
@@ -17,13 +18,13 @@ const char *const sbo_tk_names[SBO_TK_N] = {
     "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
     "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
     "sbo_ynorm", "sbo_worst", "sbo_group_count", "sbo_group_scan", "sbo_group_scatter",
-    "sbo_gather",
+    "sbo_gather", "sbo_gemm_sum",
 };
 
 /* The representation kernels' private arrays and the SVD's local ones. */
 #define SBO_CL_MAX_P 256
-/* sbo_gemm_batched's group: 16 x 16. */
-#define GEMM_GROUP 256
+/* sbo_gemm_batched's and sbo_gemm_sum's group. */
+#define GEMM_GROUP SBO_GEMM_THREADS
 
 static int buffer(struct rb_case *c, struct sbo_cl_train *t, size_t bytes, cl_mem *out)
 {
@@ -42,6 +43,7 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
 {
     const size_t p = (size_t)t->p, m = (size_t)t->m, L = (size_t)t->L, sz = t->sz;
     const size_t I = sizeof(cl_int);
+    t->gpart_cap = sbo_gemm_scratch(t->p, t->L);
     struct { cl_mem *mem; size_t bytes; } list[] = {
         { &t->Y, p * m * sz }, { &t->D, L * p * p * sz }, { &t->E, L * m * sz },
         { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
@@ -51,7 +53,7 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
         { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->W, L * p * p * sz },
-        { &t->sig, L * p * sz },
+        { &t->sig, L * p * sz }, { &t->gpart, t->gpart_cap * sz },
     };
     for (size_t k = 0; k < sizeof list / sizeof list[0]; k++) {
         int rc = buffer(c, t, list[k].bytes, list[k].mem);
@@ -70,7 +72,8 @@ static int build(struct rb_case *c, struct sbo_cl_train *t)
                                  rb_cl_sbo_train_polar };
     char opts[200];
     snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
-             "-D SBO_GEMM_TILE=16", t->f64 ? "double" : "float", t->f64, t->p, t->s);
+             "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d", t->f64 ? "double" : "float", t->f64, t->p,
+             t->s, SBO_GEMM_TM, SBO_GEMM_KT);
     cl_program prog;
     int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
     if (rc)
@@ -88,7 +91,7 @@ static int check_fit(struct rb_case *c, struct sbo_cl_train *t)
 {
     for (int k = 0; k < SBO_TK_N; k++) {
         struct rb_opencl_kernel_info info;
-        size_t want = k == SBO_TK_GEMM ? GEMM_GROUP : (size_t)t->wg;
+        size_t want = k == SBO_TK_GEMM || k == SBO_TK_GEMM_SUM ? GEMM_GROUP : (size_t)t->wg;
         if (rb_opencl_kernel_info(t->cl, t->k[k], &info))
             return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", sbo_tk_names[k],
                            t->cl->name);
@@ -153,7 +156,7 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     memset(t->k, 0, sizeof t->k);
     cl_mem *mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
                        &t->idx, &t->order, &t->tiles, &t->cnt, &t->flag, &t->offs, &t->Ysub,
-                       &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig };
+                       &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig, &t->gpart };
     for (size_t k = 0; k < sizeof mems / sizeof mems[0]; k++) {
         if (*mems[k])
             clReleaseMemObject(*mems[k]);
@@ -206,7 +209,8 @@ size_t sbo_opencl_train_footprint(const struct rb_case *c)
 {
     size_t p = (size_t)rb_case_param(c, "p", 1), m = (size_t)rb_case_param(c, "signals", 1);
     size_t L = (size_t)rb_case_param(c, "blocks", 1), sz = rb_prec_size(c->prec);
-    size_t dev = (3 * p * m + L * p * m + L * m + 5 * m + 6 * L * p * p) * sz + 4 * m * 4;
+    size_t dev = (3 * p * m + L * p * m + L * m + 5 * m + 6 * L * p * p
+                  + sbo_gemm_scratch((int)p, (int)L)) * sz + 4 * m * 4;
     return sbo_footprint(c) + dev;
 }
 

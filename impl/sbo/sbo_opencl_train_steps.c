@@ -6,10 +6,8 @@
  * comments (kernels/opencl/sbo_train_*.cl). */
 #include <math.h>
 #include <string.h>
+#include "impl/sbo/sbo_gemm_split.h"
 #include "impl/sbo/sbo_opencl_train.h"
-
-/* The tile edge the host asks sbo_train_gemm.cl for (-D SBO_GEMM_TILE). */
-#define GEMM_TILE 16
 
 static size_t round_up(size_t x, size_t to)
 {
@@ -264,23 +262,42 @@ int sbo_cl_gemm(struct rb_case *c, struct sbo_cl_train *t, int ta, int tb, int M
         return RB_EDEVICE;
     cl_kernel k = t->k[SBO_TK_GEMM];
     const int ld = t->p;        /* every operand has p rows */
+    int chunk = 0;
+    const int nsplit = sbo_gemm_split(M, N, K, nbatch, t->gpart_cap, &chunk);
     RB_CL_CHECK(c, arg_int(k, 0, ta));
     RB_CL_CHECK(c, arg_int(k, 1, tb));
     RB_CL_CHECK(c, arg_int(k, 2, M));
     RB_CL_CHECK(c, arg_int(k, 3, N));
     RB_CL_CHECK(c, arg_int(k, 4, K));
-    RB_CL_CHECK(c, arg_mem(k, 5, t->offs));
-    RB_CL_CHECK(c, arg_int(k, 6, base));
-    RB_CL_CHECK(c, arg_mem(k, 7, A));
-    RB_CL_CHECK(c, arg_int(k, 8, ld));
-    RB_CL_CHECK(c, arg_mem(k, 9, B));
-    RB_CL_CHECK(c, arg_int(k, 10, ld));
-    RB_CL_CHECK(c, arg_mem(k, 11, Cm));
-    RB_CL_CHECK(c, arg_int(k, 12, ld));
-    const size_t local[3] = { GEMM_TILE, GEMM_TILE, 1 };
-    const size_t global[3] = { round_up((size_t)M, GEMM_TILE), round_up((size_t)N, GEMM_TILE),
-                               (size_t)nbatch };
-    return enqueue(c, t, SBO_TK_GEMM, 3, global, local);
+    RB_CL_CHECK(c, arg_int(k, 5, chunk));
+    RB_CL_CHECK(c, arg_mem(k, 6, t->offs));
+    RB_CL_CHECK(c, arg_int(k, 7, base));
+    RB_CL_CHECK(c, arg_mem(k, 8, A));
+    RB_CL_CHECK(c, arg_int(k, 9, ld));
+    RB_CL_CHECK(c, arg_mem(k, 10, B));
+    RB_CL_CHECK(c, arg_int(k, 11, ld));
+    RB_CL_CHECK(c, arg_mem(k, 12, Cm));
+    RB_CL_CHECK(c, arg_int(k, 13, ld));
+    RB_CL_CHECK(c, arg_mem(k, 14, t->gpart));
+    const size_t tiles = ((size_t)M + SBO_GEMM_TM - 1) / SBO_GEMM_TM
+                         * (((size_t)N + SBO_GEMM_TN - 1) / SBO_GEMM_TN);
+    const size_t local[2] = { SBO_GEMM_THREADS, 1 };
+    const size_t global[2] = { tiles * (size_t)nsplit * SBO_GEMM_THREADS, (size_t)nbatch };
+    int rc = enqueue(c, t, SBO_TK_GEMM, 2, global, local);
+    if (rc || nsplit == 1)
+        return rc;
+    /* The partial products' sum, in chunk order. */
+    cl_kernel ks = t->k[SBO_TK_GEMM_SUM];
+    RB_CL_CHECK(c, arg_int(ks, 0, M));
+    RB_CL_CHECK(c, arg_int(ks, 1, N));
+    RB_CL_CHECK(c, arg_int(ks, 2, nsplit));
+    RB_CL_CHECK(c, arg_mem(ks, 3, t->offs));
+    RB_CL_CHECK(c, arg_int(ks, 4, base));
+    RB_CL_CHECK(c, arg_mem(ks, 5, t->gpart));
+    RB_CL_CHECK(c, arg_mem(ks, 6, Cm));
+    RB_CL_CHECK(c, arg_int(ks, 7, ld));
+    const size_t sums[2] = { round_up((size_t)M * N, SBO_GEMM_THREADS), (size_t)nbatch };
+    return enqueue(c, t, SBO_TK_GEMM_SUM, 2, sums, local);
 }
 
 int sbo_cl_svd_product(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int first,
