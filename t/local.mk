@@ -302,3 +302,15 @@ nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
 t_sbo_hip_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
+# The OpenCL Newton-Schulz polar factor on badly conditioned blocks, in
+# each of its storage plans.
+if RB_HAVE_BLAS
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sbo_opencl_train_polar
+TESTS += t/sbo_opencl_train_polar
+t_sbo_opencl_train_polar_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train_util.h \
+	t/opencl_test.h harness/registry.c
+t_sbo_opencl_train_polar_LDADD = $(RB_TEST_LIBS)
+endif RB_HAVE_OPENCL
+endif RB_HAVE_BLAS

@@ -22,6 +22,7 @@ struct env {
     double u;                   /* unit roundoff of prec */
     const char *name;           /* "f32" or "f64" */
     struct rb_rng rng;
+    size_t ns_wg_max, ns_local_max;     /* Newton-Schulz's caps; 0: the device's */
 };
 
 static inline void env_init(struct env *e, enum rb_prec prec, uint64_t seed)
@@ -30,6 +31,7 @@ static inline void env_init(struct env *e, enum rb_prec prec, uint64_t seed)
     e->u = prec == RB_PREC_F64 ? 0x1.0p-53 : 0x1.0p-24;
     e->name = prec == RB_PREC_F64 ? "f64" : "f32";
     rb_rng_seed(&e->rng, seed);
+    e->ns_wg_max = e->ns_local_max = 0;
 }
 
 /* t on the device with p, s, L blocks and m signals (zero Y, D), wg 64,
@@ -46,7 +48,8 @@ static inline int env_open(struct env *e, struct sbo_cl_train *t, int p, int s, 
     e->c.device_ms = e->c.transfer_ms = e->c.build_ms = -1;
     memset(t, 0, sizeof *t);
     *t = (struct sbo_cl_train){ .p = p, .s = s, .L = L, .m = m, .wg = 64,
-                                .f64 = e->prec == RB_PREC_F64 };
+                                .f64 = e->prec == RB_PREC_F64, .ns_wg_max = e->ns_wg_max,
+                                .ns_local_max = e->ns_local_max };
     size_t ny = (size_t)p * m, nd = (size_t)L * p * p, sz = e->prec == RB_PREC_F64 ? 8 : 4;
     void *zero = calloc(ny > nd ? ny : nd, sz);
     int rc = !e->c.v || !zero ? RB_ENOMEM : rb_opencl_get(&e->ctx, &t->cl, e->c.msg,

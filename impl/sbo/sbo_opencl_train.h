@@ -32,6 +32,8 @@ extern const char *const sbo_tk_names[SBO_TK_N];
 struct sbo_cl_train {
     int p, s, L, m;
     int wg;                     /* work-items per group of the 1-D kernels */
+    int ns_wg;                  /* work-items per group of sbo_newton_schulz */
+    size_t ns_wg_max, ns_local_max;     /* 0, or caps on its group and local memory */
     int clblast;                /* 1: the GEMMs through CLBlast */
     int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback) */
     int f64;

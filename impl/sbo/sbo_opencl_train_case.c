@@ -63,6 +63,39 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
     return 0;
 }
 
+/* sbo_newton_schulz's build options for groups of wg: X, then T, in
+ * local memory where they fit (each p x (p | 1) elements) beside the
+ * reduction arrays, X only with a 4 x 4 tile per work-item. */
+static void ns_options(const struct sbo_cl_train *t, size_t wg, char *opts, size_t len)
+{
+    cl_ulong have = 0;
+    clGetDeviceInfo(t->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL);
+    if (t->ns_local_max && t->ns_local_max < have)
+        have = t->ns_local_max;
+    const size_t p = (size_t)t->p, nt = (p + 3) / 4, mat = p * (p | 1) * t->sz;
+    const size_t red = (wg + 3 * 32) * t->sz + 64;
+    int xlocal = nt * nt <= wg && mat + red <= have;
+    int tlocal = xlocal && 2 * mat + red <= have;
+    snprintf(opts, len, " -D SBO_NS_WG=%zu -D SBO_NS_XLOCAL=%d -D SBO_NS_TLOCAL=%d", wg,
+             xlocal, tlocal);
+}
+
+/* The group of sbo_newton_schulz: a work-item per 4 x 4 tile of a p x p
+ * product (at least 32, at most 1024), within the device's limit (and
+ * t->ns_wg_max, as t->ns_local_max caps the local memory: for tests). */
+static size_t ns_group(const struct sbo_cl_train *t)
+{
+    size_t most = 0, nt = ((size_t)t->p + 3) / 4, wg = 32;
+    clGetDeviceInfo(t->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+    if (t->ns_wg_max && t->ns_wg_max < most)
+        most = t->ns_wg_max;
+    while (wg < nt * nt && wg < 1024)
+        wg *= 2;
+    while (wg > most && wg > 1)
+        wg /= 2;
+    return wg;
+}
+
 static int build(struct rb_case *c, struct sbo_cl_train *t)
 {
     static const char *const names[] = { "sbo_represent", "sbo_train_select",
@@ -70,20 +103,33 @@ static int build(struct rb_case *c, struct sbo_cl_train *t)
     const char *const srcs[] = { rb_cl_sbo_represent, rb_cl_sbo_train_select,
                                  rb_cl_sbo_train_gemm, rb_cl_sbo_train_svd,
                                  rb_cl_sbo_train_polar };
-    char opts[200];
-    snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
-             "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d", t->f64 ? "double" : "float", t->f64, t->p,
-             t->s, SBO_GEMM_TM, SBO_GEMM_KT);
-    cl_program prog;
-    int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
-    if (rc)
-        return rc;
-    for (int k = 0; k < SBO_TK_N; k++) {
-        cl_int err;
-        t->k[k] = clCreateKernel(prog, sbo_tk_names[k], &err);
-        RB_CL_CHECK(c, err);
+    /* A kernel's limit is known only once built: Newton-Schulz's group
+     * halves until the compiled kernel takes it. */
+    for (size_t wg = ns_group(t);; wg /= 2) {
+        char opts[300];
+        int n = snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
+                         "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d", t->f64 ? "double" : "float",
+                         t->f64, t->p, t->s, SBO_GEMM_TM, SBO_GEMM_KT);
+        ns_options(t, wg, opts + n, sizeof opts - (size_t)n);
+        cl_program prog;
+        int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
+        if (rc)
+            return rc;
+        for (int k = 0; k < SBO_TK_N; k++) {
+            cl_int err;
+            if (t->k[k])
+                clReleaseKernel(t->k[k]);
+            t->k[k] = clCreateKernel(prog, sbo_tk_names[k], &err);
+            RB_CL_CHECK(c, err);
+        }
+        struct rb_opencl_kernel_info info;
+        if (rb_opencl_kernel_info(t->cl, t->k[SBO_TK_POLAR], &info))
+            return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s",
+                           sbo_tk_names[SBO_TK_POLAR], t->cl->name);
+        t->ns_wg = (int)wg;
+        if (info.max_wg >= wg || wg == 1)
+            return 0;
     }
-    return 0;
 }
 
 /* RB_ESKIP when a kernel cannot take its group on this device. */
@@ -91,7 +137,9 @@ static int check_fit(struct rb_case *c, struct sbo_cl_train *t)
 {
     for (int k = 0; k < SBO_TK_N; k++) {
         struct rb_opencl_kernel_info info;
-        size_t want = k == SBO_TK_GEMM || k == SBO_TK_GEMM_SUM ? GEMM_GROUP : (size_t)t->wg;
+        size_t want = k == SBO_TK_GEMM || k == SBO_TK_GEMM_SUM ? GEMM_GROUP
+                      : k == SBO_TK_POLAR                      ? (size_t)t->ns_wg
+                                                               : (size_t)t->wg;
         if (rb_opencl_kernel_info(t->cl, t->k[k], &info))
             return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", sbo_tk_names[k],
                            t->cl->name);
@@ -308,7 +356,9 @@ void sbo_opencl_train_occupancy(struct rb_case *c, struct rb_occ *occ)
     for (int k = 0; k <= SBO_TK_POLAR && occ->count < RB_OCC_MAX_KERNELS; k++) {
         if (k == SBO_TK_POLAR && !t->polar)
             continue;
-        size_t local = k == SBO_TK_GEMM ? GEMM_GROUP : (size_t)t->wg;
+        size_t local = k == SBO_TK_GEMM    ? GEMM_GROUP
+                       : k == SBO_TK_POLAR ? (size_t)t->ns_wg
+                                           : (size_t)t->wg;
         if (rb_opencl_occupancy(t->cl, t->k[k], local, &occ->k[occ->count])) {
             snprintf(occ->why, sizeof occ->why, "kernel info of %s failed", sbo_tk_names[k]);
             return;

@@ -336,8 +336,9 @@ int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int firs
     RB_CL_CHECK(c, arg_mem(k, 4, t->V));
     RB_CL_CHECK(c, arg_mem(k, 5, t->D));
     RB_CL_CHECK(c, arg_mem(k, 6, t->flag));
-    RB_CL_CHECK(c, arg_local(k, 7, (size_t)t->wg * t->sz));
-    int rc = enqueue_blocks(c, t, SBO_TK_POLAR, nbatch);
+    /* Its own group size, chosen when the program was built. */
+    const size_t local = (size_t)t->ns_wg, global = local * (size_t)nbatch;
+    int rc = enqueue(c, t, SBO_TK_POLAR, 1, &global, &local);
     if (rc)
         return rc;
     /* Reading the flags would stall the queue every iteration; the SVD's
