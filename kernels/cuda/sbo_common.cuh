@@ -74,6 +74,47 @@ template <typename T, int S> __device__ __forceinline__ void sbo_top_insert(T (&
     }
 }
 
+// a, b <- the larger, the smaller.
+template <typename T> __device__ __forceinline__ void sbo_top_exchange(T &a, T &b)
+{
+    const T hi = fmax(a, b);
+    b = fmin(a, b);
+    a = hi;
+}
+
+// Put four values (squares) into top at once.  Where S is a power of two
+// of at least 4, without branches: the four sorted (five exchanges), the S
+// largest of both lists taken by comparing top's last four with them in
+// reverse order (which leaves a sequence falling then rising), and that
+// sequence sorted by a bitonic merge (log2 S rounds of S / 2 exchanges):
+// for S = 8, 38 instructions for four values against up to 72 for four
+// bubbles, which a warp runs whenever any of its lanes inserts.  The list
+// ends the same as after four sbo_top_insert calls.
+template <typename T, int S>
+__device__ __forceinline__ void sbo_top_insert4(T (&top)[S], T (&v)[4])
+{
+    if constexpr (S < 4 || (S & (S - 1)) != 0) {
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            sbo_top_insert<T, S>(top, v[c]);
+    } else {
+        sbo_top_exchange(v[0], v[1]);
+        sbo_top_exchange(v[2], v[3]);
+        sbo_top_exchange(v[0], v[2]);
+        sbo_top_exchange(v[1], v[3]);
+        sbo_top_exchange(v[1], v[2]);
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            top[S - 4 + c] = fmax(top[S - 4 + c], v[3 - c]);
+#pragma unroll
+        for (int d = S / 2; d >= 1; d /= 2)
+#pragma unroll
+            for (int q = 0; q < S; q++)
+                if ((q & d) == 0)
+                    sbo_top_exchange(top[q], top[q + d]);
+    }
+}
+
 template <typename T, int S> __device__ __forceinline__ void sbo_top_clear(T (&top)[S])
 {
 #pragma unroll

@@ -131,10 +131,13 @@ __device__ __forceinline__ void sbo_codes4(const T *q0, const T (&y)[SIG][PMAX],
             }
     }
 #pragma unroll
-    for (int c = 0; c < 4; c++)
+    for (int a = 0; a < SIG; a++) {
+        T sq[4];
 #pragma unroll
-        for (int a = 0; a < SIG; a++)
-            sbo_top_insert<T, S>(top[a], acc[a][c] * acc[a][c]);
+        for (int c = 0; c < 4; c++)
+            sq[c] = acc[a][c] * acc[a][c];
+        sbo_top_insert4<T, S>(top[a], sq);
+    }
 }
 
 // Grid ceil(m / (block SIG)) x block threads (block <= SBO_FUSED_MAX_BLOCK);

@@ -113,12 +113,14 @@ sbo_fused_pair(int p, int L, int m, const float *__restrict__ D, const float *__
                     }
             }
             // Rows past p are zero: their codes are 0 and change no list.
+            float sq[4];
 #pragma unroll
             for (int c = 0; c < 4; c++) {
                 const float give = h ? acc[0][c] : acc[1][c];
                 const float code = (h ? acc[1][c] : acc[0][c]) + rb_shfl_xor(give, 1);
-                sbo_top_insert<float, S>(top, code * code);
+                sq[c] = code * code;
             }
+            sbo_top_insert4<float, S>(top, sq);
         }
         const float e = sbo_top_sum<float, S>(top);
         if (j == 0 || e > eb) {
