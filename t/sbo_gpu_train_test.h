@@ -30,6 +30,7 @@
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu_train.h"
+#include "t/sbo_train_compare.h"
 #include "t/tap.h"
 
 #define LIFE_CHECKS 5
@@ -235,46 +236,6 @@ static void gemm_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int n, int 
     free(D);
 }
 
-/* The fp64 reference's trace. */
-struct trace {
-    double rmse[64];
-    int n;
-};
-
-static void keep_rmse(int blocks, int round, double rmse, void *arg)
-{
-    struct trace *t = arg;
-    (void)blocks;
-    (void)round;
-    if (t->n < 64)
-        t->rmse[t->n++] = rmse;
-}
-
-static void compare(const struct rb_case *c, const char *name)
-{
-    struct sbo_state *s = c->state;
-    struct sbo_opts o = s->opts;
-    struct trace ref = { .n = 0 };
-    o.trace = keep_rmse;
-    o.trace_arg = &ref;
-    double *D = malloc((size_t)s->L * s->p * s->p * sizeof *D), rmse = NAN;
-    int *assign = malloc((size_t)s->m * sizeof *assign), nb = 0;
-    int rc = !D || !assign ? -1 : sbo_train(s->p, s->m, s->Y_d, &o, D, &nb, assign, &rmse);
-    double worst = 0;
-    int n = ref.n < s->ntrace ? ref.n : s->ntrace;
-    for (int k = 0; k < n; k++)
-        worst = fmax(worst, fabs(s->trace[k] - ref.rmse[k]) / ref.rmse[k]);
-    if (c->prec == RB_PREC_F64 && s->s >= 2)
-        tap_ok(rc == 0 && nb == s->nb && ref.n == s->ntrace && worst <= 1e-9,
-               "%s: %d RMSEs as sbo_train's to %.2g (final %.6g vs %.6g)", name, n, worst,
-               s->rmse, rmse);
-    else
-        tap_ok(rc == 0 && nb == s->nb && s->rmse <= 2.0 * rmse,
-               "%s: final RMSE %.6g vs fp64 %.6g (at most twice)", name, s->rmse, rmse);
-    free(assign);
-    free(D);
-}
-
 static void life_cycle(const struct rb_variant *v, struct rb_ctx *ctx, enum rb_prec prec,
                        int size, int cublas, uint64_t seed)
 {
@@ -311,7 +272,7 @@ static void life_cycle(const struct rb_variant *v, struct rb_ctx *ctx, enum rb_p
                 chk.error, chk.tolerance, s ? s->nb : 0, s ? s->rmse : NAN, c.device_ms))
         tap_diag("rc %d msg '%s' method '%s'", rc, c.msg, chk.method);
     if (rc == 0)
-        compare(&c, name);
+        sbo_train_compare(&c, name);
     else
         tap_ok(0, "%s: against sbo_train (not run)", name);
     struct rb_occ occ;
