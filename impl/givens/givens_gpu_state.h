@@ -45,10 +45,12 @@ int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, struct GIVENS_GPU_ENTRY(stat
 /* Columns per column group of a fused kernel (givens_slab.cuh): as many as
  * keep a thread's slab near 128 floats of registers.  The forward holds
  * 2 slots rows of WT columns; the backward two matrices of WT columns each. */
+#define GIVENS_GPU_FUSED_WT(prec_size, backward, slots) \
+    (((prec_size) == 8 ? 2 : 4) / ((backward) && (slots) >= 16 ? 2 : 1))
+
 static inline int givens_gpu_fused_wt(size_t prec_size, int backward, int slots)
 {
-    int wt = prec_size == 8 ? 2 : 4;
-    return backward && slots >= 16 ? wt / 2 : wt;
+    return GIVENS_GPU_FUSED_WT(prec_size, backward, slots);
 }
 
 /* 1 if the fused kernels are built for `slots` per thread and `groups`
