@@ -62,6 +62,7 @@ using std::fabs;
 using std::fmax;
 using std::fmin;
 using std::hypot;
+using std::isfinite;
 using std::max;
 using std::min;
 using std::sqrt;
@@ -70,6 +71,11 @@ using std::sqrt;
 template <typename T> static inline T atomicAdd(T *a, T v)
 {
     return std::atomic_ref<T>(*a).fetch_add(v);
+}
+
+static inline int atomicOr(int *a, int v)
+{
+    return std::atomic_ref<int>(*a).fetch_or(v);
 }
 
 /* The dynamic shared buffer of a launch: gpu_emu_dyn_shared sizes it
