@@ -64,7 +64,8 @@ struct rb_occ_kernel {
     char source[32];                /* "cuda-runtime", "opencl-estimate", ... */
 };
 
-#define RB_OCC_MAX_KERNELS 8
+/* Enough for every kernel of the longest pipeline (SBO training: 16). */
+#define RB_OCC_MAX_KERNELS 16
 
 struct rb_occ {
     int available;

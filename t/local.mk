@@ -256,7 +256,7 @@ t_sbo_opencl_train_kernels_LDADD = $(RB_TEST_LIBS)
 check_PROGRAMS += t/sbo_opencl_train
 TESTS += t/sbo_opencl_train
 t_sbo_opencl_train_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h t/sbo_train_compare.h \
+t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
 	harness/registry.c
 t_sbo_opencl_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
@@ -291,7 +291,7 @@ if RB_HAVE_BLAS
 if RB_HAVE_CUDA
 check_PROGRAMS += t/sbo_cuda_train
 TESTS += t/sbo_cuda_train
-t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h \
+t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
 	harness/registry.c
 nodist_EXTRA_t_sbo_cuda_train_SOURCES = build-aux/link-cxx.cxx
 t_sbo_cuda_train_LDADD = $(RB_TEST_LIBS)
@@ -299,7 +299,7 @@ endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/sbo_hip_train
 TESTS += t/sbo_hip_train
-t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h \
+t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
 	harness/registry.c
 nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
 t_sbo_hip_train_LDADD = $(RB_TEST_LIBS)

@@ -49,8 +49,9 @@
 
 #define SBO_GPU_TRAIN(name) RB_GPU_ENTRY(sbo, train_##name)
 
-/* The kernels, in the OpenCL training's order and names (sbo_tk): the
- * first eight get occupancy. */
+/* The kernels, in the OpenCL training's order and names (sbo_tk), then
+ * the fused representation of `polar`; a record gets the occupancy of every
+ * one the variant runs. */
 enum sbo_gk {
     SBO_GK_ENERGY, SBO_GK_ARGMAX, SBO_GK_THRESHOLD, SBO_GK_GEMM, SBO_GK_JACOBI,
     SBO_GK_PRODUCT, SBO_GK_UPDATE, SBO_GK_POLAR,
