@@ -156,8 +156,7 @@ int sbo_opencl_setup(struct rb_case *c)
     b->m = s->m;
     b->wg = (int)rb_case_param(c, "wg", 64);
     b->sz = rb_prec_size(c->prec);
-    b->rows = (int)(SBO_CL_CHUNK_BYTES / ((size_t)b->p * b->sz));
-    b->rows = b->rows < 1 ? 1 : b->rows > b->p ? b->p : b->rows;
+    b->shape = sbo_cl_fused_shape(b->p, b->sz);
     if ((rc = device_admits(c, b->cl, b->wg)))     /* for callers that skip admit */
         return rc;
     return setup_device(c, b);

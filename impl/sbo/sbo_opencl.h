@@ -17,12 +17,31 @@ enum { SBO_CL_MAIN, SBO_CL_AFTER, SBO_CL_NKERNELS };
  * well under the 48 KiB every GPU gives a group, so that several fit. */
 #define SBO_CL_CHUNK_BYTES (16 * 1024)
 
+/* The fused kernel's shape at p for elements of sz bytes: signals a
+ * work-item (its SBO_SIG: 2 in float at p <= 64, so that each coefficient
+ * read feeds both; else 1), the staged row (p up to a multiple of 4: its
+ * SBO_PP) and the code rows a staged chunk holds (a multiple of 4 within
+ * SBO_CL_CHUNK_BYTES, at most the padded block). */
+struct sbo_cl_fused_shape {
+    int sig, pp, rows;
+};
+
+static inline struct sbo_cl_fused_shape sbo_cl_fused_shape(int p, size_t sz)
+{
+    struct sbo_cl_fused_shape f;
+    f.sig = sz == sizeof(float) && p <= 64 ? 2 : 1;
+    f.pp = (p + 3) / 4 * 4;
+    f.rows = (int)(SBO_CL_CHUNK_BYTES / ((size_t)f.pp * sz)) / 4 * 4;
+    f.rows = f.rows < 4 ? 4 : f.rows > f.pp ? f.pp : f.rows;
+    return f;
+}
+
 /* A case's device side, in struct sbo_state's backend. */
 struct sbo_opencl {
     int fused;                  /* 1: sbo_fused; 0: the paper's two kernels */
     int p, s, L, m;
     int wg;                     /* the `wg` tunable (the paper's m-tilde) */
-    int rows;                   /* fused: code rows per staged chunk */
+    struct sbo_cl_fused_shape shape;    /* fused: signals a work-item, rows */
     size_t sz;                  /* bytes of one element */
     struct rb_opencl *cl;
     cl_kernel k[SBO_CL_NKERNELS];

@@ -24,8 +24,8 @@ static int build(struct rb_case *c, struct sbo_opencl *b)
 {
     char opts[160];
     int f64 = c->prec == RB_PREC_F64;
-    snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d",
-             f64 ? "double" : "float", f64, b->p, b->s);
+    snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d -D SBO_SIG=%d",
+             f64 ? "double" : "float", f64, b->p, b->s, b->shape.sig);
     cl_program prog;
     int rc = rb_opencl_program(c, "sbo_represent", rb_cl_sbo_represent, opts, &prog);
     if (rc)
@@ -52,12 +52,13 @@ static int set_args(struct rb_case *c, struct sbo_opencl *b)
     RB_CL_CHECK(c, clSetKernelArg(k0, 0, sizeof b->m, &b->m));
     if (b->fused) {                     /* m, L, rows, D, Y, best, energy, Qt */
         RB_CL_CHECK(c, clSetKernelArg(k0, 1, sizeof b->L, &b->L));
-        RB_CL_CHECK(c, clSetKernelArg(k0, 2, sizeof b->rows, &b->rows));
+        RB_CL_CHECK(c, clSetKernelArg(k0, 2, sizeof b->shape.rows, &b->shape.rows));
         RB_CL_CHECK(c, set_mem(k0, 3, b->D));
         RB_CL_CHECK(c, set_mem(k0, 4, b->Y));
         RB_CL_CHECK(c, set_mem(k0, 5, b->best));
         RB_CL_CHECK(c, set_mem(k0, 6, b->energy));
-        RB_CL_CHECK(c, clSetKernelArg(k0, 7, (size_t)b->rows * b->p * b->sz, NULL));
+        RB_CL_CHECK(c, clSetKernelArg(k0, 7, (size_t)b->shape.rows * b->shape.pp * b->sz,
+                                      NULL));
         return 0;
     }
     RB_CL_CHECK(c, set_mem(k0, 1, b->D));       /* m, D, Y, E; m, L, E, best, energy */
@@ -103,11 +104,13 @@ int sbo_opencl_prepare(struct rb_case *c, struct sbo_opencl *b)
     return rc ? rc : check_fit(c, b);
 }
 
-/* Kernel k over m work-items (rounded up to wg) by `rows` rows of groups. */
-static int launch(struct rb_case *c, struct sbo_opencl *b, int k, size_t rows, cl_event *ev)
+/* Kernel k over one work-item per `per` signals (rounded up to wg) by
+ * `rows` rows of groups. */
+static int launch(struct rb_case *c, struct sbo_opencl *b, int k, size_t per, size_t rows,
+                  cl_event *ev)
 {
     const size_t local[2] = { (size_t)b->wg, 1 };
-    const size_t global[2] = { round_up((size_t)b->m, (size_t)b->wg), rows };
+    const size_t global[2] = { round_up(((size_t)b->m + per - 1) / per, (size_t)b->wg), rows };
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(b->cl->queue, b->k[k], rows > 1 ? 2 : 1, NULL, global,
                                           rb_fault_local_size(c, local), 0, NULL, ev));
     return 0;
@@ -130,9 +133,10 @@ int sbo_opencl_run(struct rb_case *c)
     struct sbo_state *s = c->state;
     struct sbo_opencl *b = s->backend;
     events_release(b);
-    int rc = launch(c, b, SBO_CL_MAIN, b->fused ? 1 : (size_t)b->L, &b->first);
+    int rc = launch(c, b, SBO_CL_MAIN, b->fused ? (size_t)b->shape.sig : 1,
+                    b->fused ? 1 : (size_t)b->L, &b->first);
     if (!rc && !b->fused)
-        rc = launch(c, b, SBO_CL_AFTER, 1, &b->last);
+        rc = launch(c, b, SBO_CL_AFTER, 1, 1, &b->last);
     if (rc)
         return rc;
     if (b->fused) {

@@ -99,49 +99,145 @@ __kernel void sbo_argmax(const int m, const int L, __global const REAL *E,
     energy[i] = eb;
 }
 
-/* Fused: a group per tile of wg signals, a work-item per signal, over all L
- * blocks in turn; each block passes through local memory in chunks of
- * `rows` code rows (rows p values), loaded coalesced by the whole group and
- * read by every work-item at once.  The argmax runs as the blocks go, so
- * nothing per pair leaves the chip.  Work-items past m compute on signal
- * m - 1 (they take part in the barriers) and write nothing. */
+/* Fused: nothing per (signal, block) pair leaves the chip.  A work-item owns
+ * SBO_SIG signals (the host's choice: 2 in float at p <= 64, so that every
+ * coefficient read feeds both, else 1), their values in private memory
+ * padded with zeros to SBO_PP; the group walks the L blocks, staging
+ * `rows` code rows at a time (a multiple of 4, rows of SBO_PP values) in
+ * local memory, and every work-item computes four codes at once from
+ * 4-vector reads that the whole group shares.  The squares go into a sorted
+ * list of SBO_S values that starts at zeros (a zero never displaces
+ * anything, so rows past p cost nothing but time) and is summed from the
+ * largest down, as top_sum does; the best block is the first of the largest
+ * energy.  Work-item t of group g owns signals g wg SBO_SIG + t + a wg;
+ * those past m compute on signal m - 1 (they take part in the barriers)
+ * and write nothing. */
+#ifndef SBO_SIG
+#define SBO_SIG 1
+#endif
+#define SBO_PP ((SBO_P + 3) / 4 * 4)
+#if SBO_FP64
+#define REAL4 double4
+#else
+#define REAL4 float4
+#endif
+
+/* a, b <- the larger, the smaller. */
+#define SBO_EXCHANGE(a, b)                                                     \
+    do {                                                                       \
+        const REAL hi_ = fmax((a), (b));                                       \
+        (b) = fmin((a), (b));                                                  \
+        (a) = hi_;                                                             \
+    } while (0)
+
+/* v into top (descending, SBO_S values) if it beats the smallest. */
+static void top_insert1(REAL *top, REAL v)
+{
+    if (v > top[SBO_S - 1]) {
+#pragma unroll
+        for (int q = 0; q < SBO_S; q++) {
+            const REAL hi = fmax(top[q], v);
+            v = fmin(top[q], v);
+            top[q] = hi;
+        }
+    }
+}
+
+/* Four squares into top at once.  With SBO_S a power of two of at least 4,
+ * without branches (a branch runs for the whole warp whenever one of its
+ * work-items inserts): the four sorted, the larger of each of top's last
+ * four and the four in reverse order (a sequence falling then rising),
+ * then a bitonic merge.  The list ends as after four top_insert1 calls. */
+static void top_insert4(REAL *top, REAL v0, REAL v1, REAL v2, REAL v3)
+{
+#if SBO_S >= 4 && (SBO_S & (SBO_S - 1)) == 0
+    SBO_EXCHANGE(v0, v1);
+    SBO_EXCHANGE(v2, v3);
+    SBO_EXCHANGE(v0, v2);
+    SBO_EXCHANGE(v1, v3);
+    SBO_EXCHANGE(v1, v2);
+    top[SBO_S - 4] = fmax(top[SBO_S - 4], v3);
+    top[SBO_S - 3] = fmax(top[SBO_S - 3], v2);
+    top[SBO_S - 2] = fmax(top[SBO_S - 2], v1);
+    top[SBO_S - 1] = fmax(top[SBO_S - 1], v0);
+#pragma unroll
+    for (int d = SBO_S / 2; d >= 1; d /= 2)
+#pragma unroll
+        for (int q = 0; q < SBO_S; q++)
+            if ((q & d) == 0)
+                SBO_EXCHANGE(top[q], top[q + d]);
+#else
+    top_insert1(top, v0);
+    top_insert1(top, v1);
+    top_insert1(top, v2);
+    top_insert1(top, v3);
+#endif
+}
+
 __kernel void sbo_fused(const int m, const int L, const int rows, __global const REAL *D,
                         __global const REAL *Y, __global int *best, __global REAL *energy,
                         __local REAL *Qt)
 {
-    const int gi = (int)get_global_id(0), lid = (int)get_local_id(0);
-    const int wg = (int)get_local_size(0), i = min(gi, m - 1);
-    __global const REAL *y = Y + (size_t)i * SBO_P;
-    REAL yv[SBO_P], eb = (REAL)0;
-    int jb = -1;
-    for (int k = 0; k < SBO_P; k++)
-        yv[k] = y[k];
+    const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
+    const int first = (int)get_group_id(0) * wg * SBO_SIG + lid;
+    REAL y[SBO_SIG][SBO_PP], top[SBO_SIG][SBO_S], eb[SBO_SIG];
+    int jb[SBO_SIG];
+    for (int a = 0; a < SBO_SIG; a++) {
+        __global const REAL *src = Y + (size_t)min(first + a * wg, m - 1) * SBO_P;
+        for (int k = 0; k < SBO_PP; k++)
+            y[a][k] = k < SBO_P ? src[k] : (REAL)0;
+        eb[a] = (REAL)0;
+        jb[a] = 0;
+    }
     for (int j = 0; j < L; j++) {
         __global const REAL *Q = D + (size_t)j * SBO_P * SBO_P;
-        REAL top[SBO_S];
-        int n = 0;
-        for (int r0 = 0; r0 < SBO_P; r0 += rows) {
-            const int len = min(rows, SBO_P - r0) * SBO_P;
+        for (int a = 0; a < SBO_SIG; a++)
+            for (int q = 0; q < SBO_S; q++)
+                top[a][q] = (REAL)0;
+        for (int r0 = 0; r0 < SBO_PP; r0 += rows) {
+            const int nr = min(rows, SBO_PP - r0);
             barrier(CLK_LOCAL_MEM_FENCE);       /* the last chunk is read */
-            for (int t = lid; t < len; t += wg)
-                Qt[t] = Q[r0 * SBO_P + t];
+            for (int t = lid; t < nr * SBO_PP; t += wg) {
+                const int row = r0 + t / SBO_PP, k = t % SBO_PP;
+                Qt[t] = row < SBO_P && k < SBO_P ? Q[row * SBO_P + k] : (REAL)0;
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int r = 0; r < len / SBO_P; r++) {
-                REAL acc = (REAL)0;
-                for (int k = 0; k < SBO_P; k++)
-                    acc += Qt[r * SBO_P + k] * yv[k];
-                const REAL a = acc * acc;
-                SBO_TOP_INSERT(top, n, a);
+            for (int r = 0; r < nr; r += 4) {
+                REAL acc[SBO_SIG][4];
+                for (int a = 0; a < SBO_SIG; a++)
+                    for (int c = 0; c < 4; c++)
+                        acc[a][c] = (REAL)0;
+#pragma unroll
+                for (int k = 0; k < SBO_PP; k += 4) {
+                    REAL4 q[4];
+                    for (int c = 0; c < 4; c++)
+                        q[c] = vload4(0, Qt + (r + c) * SBO_PP + k);
+                    for (int a = 0; a < SBO_SIG; a++)
+                        for (int c = 0; c < 4; c++) {
+                            acc[a][c] += q[c].x * y[a][k];
+                            acc[a][c] += q[c].y * y[a][k + 1];
+                            acc[a][c] += q[c].z * y[a][k + 2];
+                            acc[a][c] += q[c].w * y[a][k + 3];
+                        }
+                }
+                for (int a = 0; a < SBO_SIG; a++)
+                    top_insert4(top[a], acc[a][0] * acc[a][0], acc[a][1] * acc[a][1],
+                                acc[a][2] * acc[a][2], acc[a][3] * acc[a][3]);
             }
         }
-        const REAL e = top_sum(top, n);
-        if (jb < 0 || e > eb) {                 /* ties to the lower block */
-            eb = e;
-            jb = j;
+        for (int a = 0; a < SBO_SIG; a++) {
+            const REAL e = top_sum(top[a], SBO_S);
+            if (j == 0 || e > eb[a]) {          /* ties to the lower block */
+                eb[a] = e;
+                jb[a] = j;
+            }
         }
     }
-    if (gi < m) {
-        best[gi] = jb;
-        energy[gi] = eb;
+    for (int a = 0; a < SBO_SIG; a++) {
+        const int i = first + a * wg;
+        if (i < m) {
+            best[i] = jb[a];
+            energy[i] = eb[a];
+        }
     }
 }
