@@ -12,17 +12,14 @@
 #include "harness/backend/opencl.h"
 #include "harness/variant.h"
 #include "impl/sbo/sbo.h"
-#include "impl/sbo/sbo_opencl.h"
 
 /* The kernels: those of a 1ONB round first, then the selection, grouping
- * and GEMM sum, and the fused representation that `polar` runs in place of
- * the paper's two; a record gets the occupancy of every one the variant
- * runs. */
+ * and GEMM sum; a record gets the occupancy of every one the variant runs. */
 enum sbo_tk {
     SBO_TK_ENERGY, SBO_TK_ARGMAX, SBO_TK_THRESHOLD, SBO_TK_GEMM, SBO_TK_JACOBI,
     SBO_TK_PRODUCT, SBO_TK_UPDATE, SBO_TK_POLAR,
     SBO_TK_YNORM, SBO_TK_WORST, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
-    SBO_TK_GEMM_SUM, SBO_TK_FUSED,
+    SBO_TK_GEMM_SUM,
     SBO_TK_N
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
@@ -38,10 +35,8 @@ struct sbo_cl_train {
     int ns_wg;                  /* work-items per group of sbo_newton_schulz */
     size_t ns_wg_max, ns_local_max;     /* 0, or caps on its group and local memory */
     int clblast;                /* 1: the GEMMs through CLBlast */
-    int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback), and
-                                 * the representation by sbo_fused */
+    int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback) */
     int f64;
-    struct sbo_cl_fused_shape fused;    /* sbo_fused's signals a work-item and rows */
     size_t sz;                  /* bytes of one element */
     int ntiles, npart;          /* grouping tiles (m / wg), RMSE partial sums */
     struct rb_opencl *cl;

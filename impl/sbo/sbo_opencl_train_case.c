@@ -18,7 +18,7 @@ const char *const sbo_tk_names[SBO_TK_N] = {
     "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
     "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
     "sbo_ynorm", "sbo_worst", "sbo_group_count", "sbo_group_scan", "sbo_group_scatter",
-    "sbo_gather", "sbo_gemm_sum", "sbo_fused",
+    "sbo_gather", "sbo_gemm_sum",
 };
 
 /* The representation kernels' private arrays and the SVD's local ones. */
@@ -108,9 +108,8 @@ static int build(struct rb_case *c, struct sbo_cl_train *t)
     for (size_t wg = ns_group(t);; wg /= 2) {
         char opts[300];
         int n = snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
-                         "-D SBO_SIG=%d -D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d",
-                         t->f64 ? "double" : "float", t->f64, t->p, t->s, t->fused.sig,
-                         SBO_GEMM_TM, SBO_GEMM_KT);
+                         "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d", t->f64 ? "double" : "float",
+                         t->f64, t->p, t->s, SBO_GEMM_TM, SBO_GEMM_KT);
         ns_options(t, wg, opts + n, sizeof opts - (size_t)n);
         cl_program prog;
         int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
@@ -155,7 +154,6 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
                          const void *D)
 {
     t->sz = t->f64 ? sizeof(double) : sizeof(float);
-    t->fused = sbo_cl_fused_shape(t->p, t->sz);
     t->ntiles = (t->m + t->wg - 1) / t->wg;
     t->npart = t->ntiles < 256 ? t->ntiles : 256;
     t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
@@ -354,12 +352,10 @@ void sbo_opencl_train_occupancy(struct rb_case *c, struct rb_occ *occ)
         snprintf(occ->why, sizeof occ->why, "no OpenCL state (setup failed)");
         return;
     }
-    /* Every kernel the training launches: Newton-Schulz and the fused
-     * representation in `polar`, the paper's representation in `paper`,
-     * our GEMMs where CLBlast does not stand in for them. */
+    /* Every kernel the training launches: Newton-Schulz only in `polar`,
+     * our GEMMs only where CLBlast does not stand in for them. */
     for (int k = 0; k < SBO_TK_N && occ->count < RB_OCC_MAX_KERNELS; k++) {
-        if ((k == SBO_TK_POLAR && !t->polar) || (k == SBO_TK_FUSED && !t->polar)
-            || ((k == SBO_TK_ENERGY || k == SBO_TK_ARGMAX) && t->polar)
+        if ((k == SBO_TK_POLAR && !t->polar)
             || ((k == SBO_TK_GEMM || k == SBO_TK_GEMM_SUM) && t->clblast))
             continue;
         size_t local = k == SBO_TK_GEMM || k == SBO_TK_GEMM_SUM ? GEMM_GROUP

@@ -64,11 +64,12 @@ int sbo_cl_ynorm(struct rb_case *c, struct sbo_cl_train *t)
     return enqueue_1d(c, t, SBO_TK_YNORM, (size_t)t->m);
 }
 
-/* The paper's map over (signal, block), then its reduce. */
-static int represent_paper(struct rb_case *c, struct sbo_cl_train *t, int nb)
+int sbo_cl_represent_enqueue(struct rb_case *c, struct sbo_cl_train *t, int nb, int keep)
 {
-    cl_kernel ke = t->k[SBO_TK_ENERGY], ka = t->k[SBO_TK_ARGMAX];
-    RB_CL_CHECK(c, arg_int(ke, 0, t->m));
+    if (t->npend >= SBO_CL_PASSES)
+        return rb_fail(c, RB_EINVAL, "%d representation passes pending", t->npend);
+    cl_kernel ke = t->k[SBO_TK_ENERGY], ka = t->k[SBO_TK_ARGMAX], ku = t->k[SBO_TK_UPDATE];
+    RB_CL_CHECK(c, arg_int(ke, 0, t->m));       /* the paper's map */
     RB_CL_CHECK(c, arg_mem(ke, 1, t->D));
     RB_CL_CHECK(c, arg_mem(ke, 2, t->Y));
     RB_CL_CHECK(c, arg_mem(ke, 3, t->E));
@@ -77,38 +78,12 @@ static int represent_paper(struct rb_case *c, struct sbo_cl_train *t, int nb)
     int rc = enqueue(c, t, SBO_TK_ENERGY, 2, global, local);
     if (rc)
         return rc;
-    RB_CL_CHECK(c, arg_int(ka, 0, t->m));
+    RB_CL_CHECK(c, arg_int(ka, 0, t->m));       /* its reduce */
     RB_CL_CHECK(c, arg_int(ka, 1, nb));
     RB_CL_CHECK(c, arg_mem(ka, 2, t->E));
     RB_CL_CHECK(c, arg_mem(ka, 3, t->best));
     RB_CL_CHECK(c, arg_mem(ka, 4, t->energy));
-    return enqueue_1d(c, t, SBO_TK_ARGMAX, (size_t)t->m);
-}
-
-/* The fused kernel: best block and energy in one pass, no L x m energies
- * (the representation variant `fused`, the faster on every device). */
-static int represent_fused(struct rb_case *c, struct sbo_cl_train *t, int nb)
-{
-    cl_kernel k = t->k[SBO_TK_FUSED];
-    RB_CL_CHECK(c, arg_int(k, 0, t->m));
-    RB_CL_CHECK(c, arg_int(k, 1, nb));
-    RB_CL_CHECK(c, arg_int(k, 2, t->fused.rows));
-    RB_CL_CHECK(c, arg_mem(k, 3, t->D));
-    RB_CL_CHECK(c, arg_mem(k, 4, t->Y));
-    RB_CL_CHECK(c, arg_mem(k, 5, t->best));
-    RB_CL_CHECK(c, arg_mem(k, 6, t->energy));
-    RB_CL_CHECK(c, arg_local(k, 7, (size_t)t->fused.rows * t->fused.pp * t->sz));
-    const size_t sig = (size_t)t->fused.sig;
-    return enqueue_1d(c, t, SBO_TK_FUSED, ((size_t)t->m + sig - 1) / sig);
-}
-
-int sbo_cl_represent_enqueue(struct rb_case *c, struct sbo_cl_train *t, int nb, int keep)
-{
-    if (t->npend >= SBO_CL_PASSES)
-        return rb_fail(c, RB_EINVAL, "%d representation passes pending", t->npend);
-    cl_kernel ku = t->k[SBO_TK_UPDATE];
-    int rc = t->polar ? represent_fused(c, t, nb) : represent_paper(c, t, nb);
-    if (rc)
+    if ((rc = enqueue_1d(c, t, SBO_TK_ARGMAX, (size_t)t->m)))
         return rc;
     RB_CL_CHECK(c, arg_int(ku, 0, t->m));       /* the energy update */
     RB_CL_CHECK(c, arg_mem(ku, 1, t->ynorm));
