@@ -60,8 +60,8 @@ endif RB_HAVE_BLAS
 # (kernels/cuda/sbo_*.cuh) for both; the case above needs BLAS.
 if RB_HAVE_BLAS
 if RB_HAVE_CUDA
-librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
-	%reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
+librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
+	%reldir%/sbo_gpu_launch.inc %reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
 	%reldir%/sbo_cuda_table.c %reldir%/sbo_gpu_table.inc
 # The training on the device (kernels/cuda/sbo_train_*.cuh), its GEMMs
 # through cuBLAS where configure found it (RB_CUDA_LIBS links it).
@@ -71,8 +71,8 @@ librb_cuda_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h 
 	%reldir%/sbo_cuda_train.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
-librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_launch.inc \
-	%reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
+librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
+	%reldir%/sbo_gpu_launch.inc %reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
 	%reldir%/sbo_hip_table.c %reldir%/sbo_gpu_table.inc
 librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
 	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \

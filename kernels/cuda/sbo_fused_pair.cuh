@@ -10,8 +10,8 @@
 // lane inserts half the squares, and twice the warps fit.
 // Lane h keeps the signals in the order h, 1 - h (y[0] is its own), so
 // that every lane gives its partials of y[1] and keeps those of y[0]: no
-// select on the lane, which cost 8% of the pass (4.14 against 3.81 ms at
-// p 64, s 8, L 16, m 2^20 on an H200).
+// select on the lane, which cost 8% of the pass (4.14 against 3.81 ms in
+// a kernel benchmark at p 64, s 8, L 16, m 2^20 on an H200).
 // The staged rows hold their two halves 36 floats apart (4 of padding), so
 // the pair's two loads fall in different banks; every pair of a warp reads
 // the same two addresses (broadcasts).  A block is staged whole as 16-byte
