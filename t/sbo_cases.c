@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Every registered CPU SBO variant through the harness's life cycle, each
- * precision it has, on small sizes: admit, setup, verify without run (fails:
+ * precision it has, on small sizes (represent also on patches of the shipped
+ * photographs, images=1): admit, setup, verify without run (fails:
  * setup poisons the outputs), run, verify (passes, with the RMSE metrics),
  * then a corrupted output must fail verify (represent: one signal moved to
  * a clearly worse block, or its energy off; train: one block entry off,
@@ -15,7 +16,7 @@
 #include "t/tap.h"
 
 static void make_case(struct rb_case *c, const struct rb_variant *v, enum rb_prec prec,
-                      const int *size, uint64_t seed)
+                      const int *size, int images, uint64_t seed)
 {
     static const char *const names[] = { "p", "s", "blocks", "signals" };
     memset(c, 0, sizeof *c);
@@ -24,6 +25,8 @@ static void make_case(struct rb_case *c, const struct rb_variant *v, enum rb_pre
     c->seed = seed;
     for (int k = 0; k < 4; k++)
         c->params[c->nparams++] = (struct rb_param){ names[k], size[k] };
+    if (images)
+        c->params[c->nparams++] = (struct rb_param){ "images", 1 };
     if (v->tunables)
         c->params[c->nparams++] =
             (struct rb_param){ "threads", rb_omp_max_threads() > 1 ? 2 : 1 };
@@ -89,16 +92,16 @@ static void corrupt_train(struct rb_case *c, enum rb_prec prec, const char *what
 
 /* 6 results per call. */
 static void life_cycle(const struct rb_variant *v, enum rb_prec prec, const int *size,
-                       uint64_t seed)
+                       int images, uint64_t seed)
 {
     struct rb_case c;
     struct rb_check chk = { 0 };
     char what[128];
     int train = strcmp(v->algo, "train") == 0;
-    snprintf(what, sizeof what, "%s %s %s p=%d s=%d L=%d m=%d", v->algo,
+    snprintf(what, sizeof what, "%s %s %s p=%d s=%d L=%d m=%d%s", v->algo,
              rb_backend_name(v->backend), rb_prec_name(prec), size[0], size[1], size[2],
-             size[3]);
-    make_case(&c, v, prec, size, seed);
+             size[3], images ? " images" : "");
+    make_case(&c, v, prec, size, images, seed);
     int rc = v->admit(&c);
     if (rc == 0)
         rc = v->setup(&c);
@@ -147,13 +150,17 @@ int main(void)
     /* p, s, blocks, signals: tiny, odd, one block, the default p. */
     static const int sizes[][4] = { { 4, 1, 2, 3 }, { 9, 2, 3, 301 }, { 16, 3, 1, 200 },
                                     { 64, 8, 3, 300 } };
-    int ns = (int)(sizeof sizes / sizeof *sizes), runs = 0;
+    static const int image_size[4] = { 64, 8, 3, 500 };
+    int ns = (int)(sizeof sizes / sizeof *sizes), runs = 0, represent = 0;
     const struct rb_variant *v;
     uint64_t seed = tap_seed();
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
-        if (cpu_sbo(v))
-            runs += ((v->precs & RB_PREC_F32) != 0) + ((v->precs & RB_PREC_F64) != 0);
-    tap_plan(2 + runs * ns * 6);
+        if (cpu_sbo(v)) {
+            int n = ((v->precs & RB_PREC_F32) != 0) + ((v->precs & RB_PREC_F64) != 0);
+            runs += n;
+            represent += strcmp(v->algo, "represent") == 0 ? n : 0;
+        }
+    tap_plan(4 + (runs * ns + represent) * 6);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     tap_ok(runs >= 3, "%d SBO variant-precisions registered", runs);
@@ -162,15 +169,27 @@ int main(void)
             continue;
         for (int prec = RB_PREC_F32; prec <= RB_PREC_F64; prec <<= 1)
             if (v->precs & (unsigned)prec)
-                for (int k = 0; k < ns; k++)
-                    life_cycle(v, (enum rb_prec)prec, sizes[k], seed + k);
+                for (int k = 0; k < ns + (strcmp(v->algo, "represent") == 0); k++)
+                    life_cycle(v, (enum rb_prec)prec, k < ns ? sizes[k] : image_size, k == ns,
+                               seed + k);
     }
     struct rb_case c;
     static const int bad[4] = { 4, 5, 2, 10 };
     v = NULL;
     for (size_t i = 0; (v = rb_registry_get(i)) && strcmp(v->paper, "sbo") != 0; i++)
         ;
-    make_case(&c, v, RB_PREC_F64, bad, seed);
+    make_case(&c, v, RB_PREC_F64, bad, 0, seed);
     tap_is(v->admit(&c), RB_ESKIP, "s > p is skipped");
+    static const int not8x8[4] = { 16, 2, 2, 10 }, many[4] = { 64, 8, 1, 2000000 };
+    make_case(&c, v, RB_PREC_F64, not8x8, 1, seed);
+    tap_ok(v->admit(&c) == RB_ESKIP && strstr(c.msg, "p=64"), "images=1 at p=16 is skipped: %s",
+           c.msg);
+    make_case(&c, v, RB_PREC_F64, many, 1, seed);
+    int rc = v->admit(&c);
+    if (rc == 0)
+        rc = v->setup(&c);
+    tap_ok(rc == RB_EINVAL && strstr(c.msg, "1128216"),
+           "images=1 with more signals than the photographs have patches fails: %s", c.msg);
+    v->teardown(&c);
     return tap_done();
 }

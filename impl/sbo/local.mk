@@ -44,7 +44,7 @@ endif RB_HAVE_BLAS
 if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
 bin_PROGRAMS += sbo-learn
-sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c %reldir%/sbo_learn_data.c \
+sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
 	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 if RB_HAVE_OPENCL

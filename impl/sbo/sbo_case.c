@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "datasets/image_patches.h"
 #include "datasets/planted.h"
 #include "harness/backend/cpu.h"
 #include "harness/error.h"
@@ -23,7 +24,7 @@ static const long long m_paper[] = { 16384, 32768, 65536, 131072, 262144, 524288
                                      RB_AXIS_END };
 static const long long m_train_paper[] = { 8192, 16384, 32768, RB_AXIS_END };
 
-#define SBO_SIZES(paper_m) \
+#define SBO_SIZE_AXES(paper_m) \
     { .name = "p", .help = "signal dimension (8x8 patches: 64)", .min = 2, .max = 256, \
       .deflt = p_all, .quick = p_all, .paper = p_all }, \
     { .name = "s", .help = "sparsity per signal", .min = 1, .max = SBO_MAX_S, \
@@ -32,11 +33,20 @@ static const long long m_train_paper[] = { 8192, 16384, 32768, RB_AXIS_END };
       .min = 1, .max = 256, .deflt = blocks_deflt, .quick = blocks_deflt, \
       .paper = blocks_paper }, \
     { .name = "signals", .help = "signals m (planted data)", .min = 1, .max = 1 << 24, \
-      .deflt = m_deflt, .quick = m_quick, .paper = paper_m }, \
-    { 0 }
+      .deflt = m_deflt, .quick = m_quick, .paper = paper_m }
 
-const struct rb_axis sbo_represent_sizes[] = { SBO_SIZES(m_paper) };
-const struct rb_axis sbo_train_sizes[] = { SBO_SIZES(m_train_paper) };
+/* represent's signals: planted (0), or 8 x 8 patches of the shipped
+ * photographs (1), a seeded random subset of m of their 1,128,216, the
+ * blocks still the planted random orthonormal ones. */
+static const long long images_all[] = { 0, RB_AXIS_END };
+
+const struct rb_axis sbo_represent_sizes[] = {
+    SBO_SIZE_AXES(m_paper),
+    { .name = "images", .help = "1: signals are 8x8 patches of the shipped photographs",
+      .min = 0, .max = 1, .deflt = images_all, .quick = images_all, .paper = images_all },
+    { 0 }
+};
+const struct rb_axis sbo_train_sizes[] = { SBO_SIZE_AXES(m_train_paper), { 0 } };
 
 static const long long threads_deflt[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long threads_quick[] = { 1, 2, RB_AXIS_END };
@@ -56,6 +66,8 @@ int sbo_admit(struct rb_case *c)
                        threads, rb_omp_max_threads());
     if (rb_case_param(c, "s", 1) > rb_case_param(c, "p", 1))
         return rb_fail(c, RB_ESKIP, "s > p");
+    if (rb_case_param(c, "images", 0) && rb_case_param(c, "p", 1) != SBO_IMAGE_P)
+        return rb_fail(c, RB_ESKIP, "images=1 needs p=%d (8x8 patches)", SBO_IMAGE_P);
     return 0;
 }
 
@@ -97,6 +109,26 @@ static int is_train(const struct rb_case *c)
     return strcmp(c->v->algo, "train") == 0;
 }
 
+/* Y_d (p x m) <- m random patches of the shipped photographs (images=1). */
+static int image_signals(struct rb_case *c, struct sbo_state *s)
+{
+    char paths[RB_SHIPPED_IMAGES][4096], err[4400];
+    const char *list[RB_SHIPPED_IMAGES];
+    double *Y = NULL;
+    long total = 0;
+    int m = 0, rc = rb_shipped_images(paths, err, sizeof err);
+    for (int k = 0; k < RB_SHIPPED_IMAGES; k++)
+        list[k] = paths[k];
+    if (rc == 0)
+        rc = rb_image_patches(list, RB_SHIPPED_IMAGES, SBO_IMAGE_SIDE, 0, s->m, c->seed,
+                              "sbo/images", &Y, &m, &total, err, sizeof err);
+    if (rc)
+        return rb_fail(c, rc, "images=1: %s", err);
+    free(s->Y_d);
+    s->Y_d = Y;
+    return 0;
+}
+
 int sbo_setup(struct rb_case *c)
 {
     struct sbo_state *s = calloc(1, sizeof *s);
@@ -121,14 +153,18 @@ int sbo_setup(struct rb_case *c)
     s->opts.trace_arg = s;
     size_t ny = (size_t)s->p * s->m, nd = (size_t)s->L * s->p * s->p;
     size_t sz = rb_prec_size(c->prec);
+    /* images=1 takes the planted blocks only: one planted signal. */
+    const int images = rb_case_param(c, "images", 0) != 0;
     struct rb_planted pl;
-    int rc = rb_planted_make(&pl, s->p, s->m, s->L, s->s,
+    int rc = rb_planted_make(&pl, s->p, images ? 1 : s->m, s->L, s->s,
                              is_train(c) ? SBO_TRAIN_SNR_DB : SBO_REPRESENT_SNR_DB, c->seed);
     if (rc)
         return rb_fail(c, rc, "planted data for p=%d signals=%d", s->p, s->m);
     s->Y_d = pl.Y;
     s->D_d = pl.D;
     free(pl.block);
+    if (images && (rc = image_signals(c, s)))
+        return rc;
     s->Y = malloc(ny * sz);
     s->D = malloc(nd * sz);
     s->best = malloc((size_t)s->m * sizeof *s->best);

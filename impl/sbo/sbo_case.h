@@ -4,7 +4,10 @@
  *
  * Both algorithms run on planted data (datasets/planted.h): `blocks` random
  * orthonormal p x p blocks, each of the `signals` signals s-sparse in one of
- * them, plus noise (SBO_REPRESENT_SNR_DB, SBO_TRAIN_SNR_DB).
+ * them, plus noise (SBO_REPRESENT_SNR_DB, SBO_TRAIN_SNR_DB).  With images=1,
+ * represent's signals are instead a seeded random subset of the 8 x 8
+ * patches of the shipped photographs (datasets/image_patches.h,
+ * mean-removed on the 0..255 scale), against the same planted blocks.
  *  - represent: one representation pass (SBO steps 2 and 4) with the planted
  *    blocks given: every block's top-s energy per signal, the best block and
  *    its energy.  This is the kernel the paper's speed goal times.
@@ -29,6 +32,9 @@ extern "C" {
 
 #define SBO_REPRESENT_SNR_DB 20.0
 #define SBO_TRAIN_SNR_DB 30.0
+/* images=1: patches of SBO_IMAGE_SIDE^2 = p pixels. */
+#define SBO_IMAGE_SIDE 8
+#define SBO_IMAGE_P (SBO_IMAGE_SIDE * SBO_IMAGE_SIDE)
 
 struct sbo_state {
     int p, s, L, m, threads;

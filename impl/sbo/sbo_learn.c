@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "datasets/dataset.h"
+#include "datasets/image_patches.h"
 #include "harness/error.h"
 #include "harness/prog.h"
 #include "harness/timer.h"
@@ -149,17 +149,14 @@ static int parse_options(int argc, char **argv, struct options *o)
     return rc;
 }
 
-/* The shipped images, by their paths (rb_dataset_path). */
+/* The shipped images, by their paths. */
 static int default_images(struct options *o, char paths[][4096])
 {
-    static const char *const names[] = { "ascent.pgm", "camera.pgm", "astronaut.pgm",
-                                         "coffee.pgm", "chelsea.pgm", NULL };
     char err[512];
-    for (int k = 0; names[k]; k++) {
-        if (rb_dataset_path(names[k], paths[k], 4096, err, sizeof err) != 0)
-            return complain(2, "%s", err);
+    if (rb_shipped_images(paths, err, sizeof err) != 0)
+        return complain(2, "%s", err);
+    for (int k = 0; k < RB_SHIPPED_IMAGES; k++)
         o->images[o->nimg++] = paths[k];
-    }
     return 0;
 }
 
@@ -265,8 +262,8 @@ int main(int argc, char **argv)
         return rc;
     if (mkdir(o.out, 0777) != 0 && errno != EEXIST)
         return complain(2, "--out %s: %s", o.out, strerror(errno));
-    rc = sbo_learn_patches(o.images, o.nimg, o.distinct, o.patches, o.seed, &r.Y, &r.m, &total,
-                           err, sizeof err);
+    rc = rb_image_patches(o.images, o.nimg, SBO_LEARN_SIDE, o.distinct, o.patches, o.seed,
+                          "sbo-learn/patches", &r.Y, &r.m, &total, err, sizeof err);
     if (rc)
         return complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
     sbo_opts_default(&r.opts);

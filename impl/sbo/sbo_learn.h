@@ -69,15 +69,6 @@ int sbo_learn_cl_train(struct sbo_learn_run *r);
 int sbo_learn_cl_code(struct sbo_learn_run *r);
 void sbo_learn_cl_release(struct sbo_learn_run *r);
 
-/* Patches of the images at paths[0..nimg-1]: every patch (sliding, step
- * 1, or distinct tiles), or a seeded random subset of `want` of them (want
- * <= 0: all), each mean-removed on the 0..255 scale (maxval other than 255
- * rescaled).  *Y (p x *m, malloc'd) and *m get them.  0; RB_EINVAL (bad
- * image, too few patches) or RB_EIO with one line in err; RB_ENOMEM. */
-int sbo_learn_patches(const char *const *paths, int nimg, int distinct, long want,
-                      uint64_t seed, double **Y, int *m, long *total, char *err,
-                      size_t errlen);
-
 /* The size of the atoms image of nb blocks. */
 void sbo_learn_atoms_size(int nb, int *width, int *height);
 /* dir/rmse.tsv, dir/atoms.pgm and dir/summary.txt (each through a .tmp
