@@ -6,8 +6,9 @@
  * defines both first):
  *  - kernels against the CPU, f32 and f64: the Jacobi SVD's Q = U V^T
  *    orthonormal and as sbo_polar, U S V^T = M; Newton-Schulz as sbo_polar
- *    with no fallback on full-rank M; the worst-W selection (sbo_worst,
- *    ties), the grouping (counts, stable order, an empty block) and the
+ *    with no fallback on full-rank M; the worst-W selection (sbo_worst's
+ *    order: ties, +-0, every key byte; the whole order of 40000 signals,
+ *    chunks of several pieces), the grouping (counts, stable order, an empty block) and the
  *    gather (exact); the thresholding (sbo_code, ties, padding zeroed); the
  *    batched GEMMs (own kernel, and cuBLAS where built).
  *  - whole trainings through the life cycle on planted data (p 16 to 64, L
@@ -30,6 +31,7 @@
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu_train.h"
+#include "t/sbo_residuals.h"
 #include "t/sbo_train_compare.h"
 #include "t/sbo_train_occ.h"
 #include "t/tap.h"
@@ -112,18 +114,18 @@ static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb
     free(M);
 }
 
-static void select_check(struct rb_ctx *ctx, enum rb_prec prec, int m, int nb)
+static void select_check(struct rb_ctx *ctx, enum rb_prec prec, int m, int W, int nb)
 {
     struct rb_case c;
     base_case(&c, ctx, prec);
-    const int p = 16, W = m / 3 + 1;
+    const int p = 16;
     double *r = malloc(m * sizeof *r), *Y = malloc((size_t)p * m * sizeof *Y);
     double *Ys = malloc((size_t)p * m * sizeof *Ys);
     int *best = malloc(m * sizeof *best), *idx = malloc(m * sizeof *idx);
     int *order = malloc(m * sizeof *order), *ref = malloc(m * sizeof *ref);
     int *cnt = calloc(nb, sizeof *cnt), *want = calloc(nb, sizeof *want);
     for (int i = 0; i < m; i++) {
-        r[i] = (double)(rb_rng_u64(&rng) % 64) / 8 - 1;
+        r[i] = sbo_test_residual(&rng, prec == RB_PREC_F32);
         best[i] = (int)(rb_rng_u64(&rng) % (uint64_t)(nb - 1));
         want[best[i]]++;
     }
@@ -308,7 +310,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
             list[nv++] = v;
     /* Kernels 8 + cuBLAS per precision; life cycles per variant, precision
      * and size. */
-    tap_plan(1 + 2 * (8 + blas) + nv * 2 * NSIZES * LIFE_CHECKS);
+    tap_plan(1 + 2 * (9 + blas) + nv * 2 * NSIZES * LIFE_CHECKS);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)%s", (unsigned long long)seed,
              (unsigned long long)seed, blas ? "" : "; no cuBLAS: own GEMM only");
     tap_ok(nv == 2, "%d training variants registered", nv);
@@ -323,7 +325,8 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         svd_polar_check(&ctx, prec, 37, 2, 0);
         svd_polar_check(&ctx, prec, 64, 3, 1);
         svd_polar_check(&ctx, prec, 37, 3, 1);
-        select_check(&ctx, prec, 1537, 5);
+        select_check(&ctx, prec, 1537, 1537 / 3 + 1, 5);
+        select_check(&ctx, prec, 40000, 40000, 7); /* the whole order; chunks of pieces */
         threshold_check(&ctx, prec, 37, 5, 70);
         gemm_check(&ctx, prec, 37, 75, 0);
         gemm_check(&ctx, prec, 64, 3001, 0);        /* M = Y C^T with K split */

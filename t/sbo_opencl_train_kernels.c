@@ -4,8 +4,9 @@
  * U and V, reconstruction, singular values as LAPACKE_dgesvd's, Q = U V^T
  * as sbo_polar, rank-deficient M still orthonormal and optimal, the sorted
  * initial basis), the Newton-Schulz polar factor (as sbo_polar; flagged and
- * handed to the SVD when M is singular), the worst-W selection (sbo_worst,
- * ties included), the grouping and gather, the thresholding (sbo_code's
+ * handed to the SVD when M is singular), the worst-W selection (sbo_worst's
+ * order: ties, +-0, every key byte; the whole order of 40000 signals in
+ * chunks of several pieces), the grouping and gather, the thresholding (sbo_code's
  * choice, ties included), and the batched GEMM by the own kernel (K split
  * into chunks or not, every transpose pair, several tiles) and by CLBlast
  * where built. */
@@ -19,6 +20,7 @@
 #include "impl/sbo/sbo_opencl_train.h"
 #include "t/tap.h"
 #include "t/opencl_test.h"
+#include "t/sbo_residuals.h"
 #include "t/sbo_opencl_train_util.h"
 
 /* Jacobi SVD and product (mode 0) of nb random p x p matrices of rank
@@ -151,7 +153,7 @@ static void basis_check(struct env *e, int p)
 
 /* sbo_worst's W, order and ties; the grouping's counts and stable order;
  * the gather. */
-static void select_check(struct env *e, int m, int nb)
+static void select_check(struct env *e, int m, int W, int nb)
 {
     struct sbo_cl_train t;
     if (env_open(e, &t, 16, 4, nb, m))
@@ -161,13 +163,13 @@ static void select_check(struct env *e, int m, int nb)
     int *best = malloc(m * sizeof *best), *idx = malloc(m * sizeof *idx);
     int *ref = malloc(m * sizeof *ref), *cnt = calloc(nb, sizeof *cnt);
     for (int i = 0; i < m; i++) {
-        r[i] = (double)(rb_rng_u64(&e->rng) % 64) / 8 - 1;     /* ties, negatives */
+        r[i] = sbo_test_residual(&e->rng, e->prec == RB_PREC_F32);
         best[i] = (int)(rb_rng_u64(&e->rng) % (nb - 1));       /* block nb-1 empty */
         cnt[best[i]]++;
     }
     for (int k = 0; k < 16 * m; k++)
         Y[k] = rb_rng_normal(&e->rng);
-    int W = m / 3 + 1, same = 0, rc = put_real(e, &t, t.r, r, m);
+    int same = 0, rc = put_real(e, &t, t.r, r, m);
     rc = rc || sbo_cl_worst(&e->c, &t, W) || get_ints(e, &t, t.idx, idx, W);
     sbo_worst(m, r, W, ref);
     for (int k = 0; !rc && k < W; k++)
@@ -372,7 +374,7 @@ int main(void)
     uint64_t seed = tap_seed();
     /* SVD 4 + 3, polar 4 + 2; basis, selection 3, threshold, GEMM 3 or 4,
      * GEMM shapes 3. */
-    tap_plan(precs * (13 + 1 + 3 + 1 + 3 + blas + 3));
+    tap_plan(precs * (13 + 1 + 3 + 3 + 1 + 3 + blas + 3));
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s%s%s",
              (unsigned long long)seed, (unsigned long long)seed, cl->name,
              fp64 ? "" : "; no fp64, f32 only", blas ? "" : "; no CLBlast");
@@ -383,7 +385,8 @@ int main(void)
         svd_check(&e, 37, 3, 37, 1);
         svd_check(&e, 16, 2, 9, 1);
         basis_check(&e, 37);
-        select_check(&e, 1537, 5);
+        select_check(&e, 1537, 1537 / 3 + 1, 5);
+        select_check(&e, 40000, 40000, 7);      /* the whole order; chunks of pieces */
         threshold_check(&e, 37, 5, 70);
         gemm_check(&e, 37, 75, 0);
         gemm_check(&e, 37, 700, 0);     /* Y C^T: K split, not a chunk multiple */

@@ -2,8 +2,9 @@
 /* The CUDA and HIP SBO training kernels (kernels/cuda/sbo_train_*.cuh) run
  * on the CPU through t/gpu_emu.h, where no GPU is, on fresh random data, in
  * float and double, against the CPU: the energy update (residuals exact,
- * the partial sums to rounding), the worst-W selection (sbo_worst, ties
- * included), the grouping (counts, stable order, one empty block) and the
+ * the partial sums to rounding), the worst-W selection's radix sort
+ * (sbo_worst's order: ties, +-0, every key byte; chunks of several
+ * pieces), the grouping (counts, stable order, one empty block) and the
  * gather (exact), the thresholding (sbo_code's choice with ties, padding
  * zeroed), the any-s representation map (as sbo_top_energy), the batched
  * GEMM (1ONB's pair with overlapping offsets; every transpose pair with K
@@ -23,6 +24,7 @@
 #include <type_traits>
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo.h"
+#include "t/sbo_residuals.h"
 #include "t/tap.h"
 
 static struct rb_rng rng;
@@ -72,32 +74,55 @@ template <typename T> static void energy_update_check(int m, int block)
            m, got, sum);
 }
 
-template <typename T> static void select_check(int m, int nb, int p, int block)
+/* One pass of the stable sort in ntiles chunks, as sbo_gpu_train_steps.inc
+ * launches it. */
+template <typename T>
+static void sort_pass(int m, int ntiles, int block, int nb, int len, const sbo_radix_src<T> &src,
+                      std::vector<int> &tiles, int *out, int *counts)
+{
+    const int chunk = (m + ntiles - 1) / ntiles;
+    tiles.assign((size_t)SBO_RADIX_BUCKETS * ntiles, -1);
+    gpu_emu_launch(ntiles, 1, block, [&] {
+        sbo_radix_count<T>(m, chunk, nb, src, tiles.data());
+    });
+    gpu_emu_launch(1, 1, block, [&] { sbo_radix_scan(nb, ntiles, tiles.data(), counts); });
+    gpu_emu_launch(ntiles, 1, block, [&] {
+        sbo_radix_scatter<T>(m, chunk, nb, len, src, tiles.data(), out);
+    });
+}
+
+/* The W worst and the grouping in `ntiles` chunks (a chunk of several
+ * pieces of `block` positions when ntiles < m / block), then the gather. */
+template <typename T> static void select_check(int m, int W, int nb, int p, int block, int ntiles)
 {
     std::vector<T> r(m), Y, Ys((size_t)p * m, (T)NAN);
     std::vector<double> rd(m), Yd;
-    std::vector<int> best(m), idx(m, -1), ref(m), order(m, -1), cnt(nb, -1), ntile(nb, 0);
+    std::vector<int> best(m), idx(m, -1), ref(m), order(m, -1), seq(m, -1), cnt(nb, -1);
+    std::vector<int> ntile(nb, 0), tiles;
     for (int i = 0; i < m; i++) {
-        r[i] = (T)((double)(rb_rng_u64(&rng) % 64) / 8 - 1);   /* ties, negatives */
+        r[i] = (T)sbo_test_residual(&rng, std::is_same_v<T, float>);
         rd[i] = r[i];
         best[i] = (int)(rb_rng_u64(&rng) % (uint64_t)(nb - 1));  /* block nb-1 empty */
         ntile[best[i]]++;
     }
     normal(Y, Yd, (size_t)p * m);
-    const int W = m / 3 + 1;
-    const unsigned grid = (unsigned)((m + block - 1) / block);
-    gpu_emu_launch(grid, 1, block, [&] { sbo_worst<T>(m, W, r.data(), idx.data()); });
+    const int passes = (int)(8 * sizeof(T)) / SBO_RADIX_BITS;
+    const int *in = nullptr;
+    for (int k = 0; k < passes; k++) {
+        int *out = k == passes - 1 ? idx.data() : k % 2 ? seq.data() : order.data();
+        const sbo_radix_src<T> src = { nullptr, r.data(), in, k * SBO_RADIX_BITS };
+        sort_pass<T>(m, ntiles, block, SBO_RADIX_BUCKETS, k == passes - 1 ? W : m, src, tiles,
+                     out, nullptr);
+        in = out;
+    }
     sbo_worst(m, rd.data(), W, ref.data());
     int same = 0;
     for (int k = 0; k < W; k++)
         same += idx[k] == ref[k];
-    tap_ok(same == W, "worst %s m=%d: %d of W=%d as sbo_worst", pname<T>(), m, same, W);
-    std::vector<int> tiles((size_t)nb * grid, -1);
-    gpu_emu_launch(grid, 1, block, [&] { sbo_group_count(m, nb, best.data(), tiles.data()); });
-    gpu_emu_launch(1, 1, block, [&] { sbo_group_scan(nb, (int)grid, tiles.data(), cnt.data()); });
-    gpu_emu_launch(grid, 1, block, [&] {
-        sbo_group_scatter(m, best.data(), tiles.data(), order.data());
-    });
+    tap_ok(same == W && (W == m || idx[W] == -1), "worst %s m=%d in %d chunks: %d of W=%d as sbo_worst, "
+           "none past W", pname<T>(), m, ntiles, same, W);
+    const sbo_radix_src<T> by_block = { best.data(), nullptr, nullptr, 0 };
+    sort_pass<T>(m, ntiles, block, nb, m, by_block, tiles, order.data(), cnt.data());
     int at = 0, ok = 1;
     for (int j = 0; j < nb; j++) {
         ok &= cnt[j] == ntile[j];
@@ -105,7 +130,8 @@ template <typename T> static void select_check(int m, int nb, int p, int block)
             if (best[i] == j)
                 ok &= order[at++] == i;
     }
-    tap_ok(ok, "group %s m=%d nb=%d (one empty): counts and stable order", pname<T>(), m, nb);
+    tap_ok(ok, "group %s m=%d nb=%d (one empty) in %d chunks: counts and stable order",
+           pname<T>(), m, nb, ntiles);
     const long long n = (long long)m * p;
     gpu_emu_launch((unsigned)((n + block - 1) / block), 1, block, [&] {
         sbo_gather<T>(p, m, order.data(), Y.data(), Ys.data());
@@ -492,7 +518,8 @@ template <typename T> static void basis_check(int p)
 template <typename T> static void all_checks()
 {
     energy_update_check<T>(1000, 64);
-    select_check<T>(500, 5, 5, 64);
+    select_check<T>(500, 167, 5, 5, 64, 8);     /* a piece a chunk */
+    select_check<T>(500, 500, 5, 5, 64, 3);     /* the whole order; pieces, the last short */
     threshold_check<T>(37, 5, 40);
     energy_any_check<T>(24, 3, 70, 2);
     gemm_check<T>(21, 30);
@@ -517,7 +544,7 @@ int main()
 {
     uint64_t seed = tap_seed();
     rb_rng_seed(&rng, seed);
-    tap_plan(2 * 22);
+    tap_plan(2 * 25);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     all_checks<float>();

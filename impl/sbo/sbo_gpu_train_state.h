@@ -55,7 +55,7 @@
 enum sbo_gk {
     SBO_GK_ENERGY, SBO_GK_ARGMAX, SBO_GK_THRESHOLD, SBO_GK_GEMM, SBO_GK_JACOBI,
     SBO_GK_PRODUCT, SBO_GK_UPDATE, SBO_GK_POLAR,
-    SBO_GK_YNORM, SBO_GK_WORST, SBO_GK_COUNT, SBO_GK_SCAN, SBO_GK_SCATTER, SBO_GK_GATHER,
+    SBO_GK_YNORM, SBO_GK_COUNT, SBO_GK_SCAN, SBO_GK_SCATTER, SBO_GK_GATHER,
     SBO_GK_GEMM_SUM, SBO_GK_FUSED,
     SBO_GK_N
 };
@@ -73,11 +73,12 @@ struct sbo_gpu_train {
     int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback) */
     int f64;
     size_t sz;
-    int ntiles, npart;          /* grouping tiles (m / block), RMSE partial sums */
+    int ntiles, chunk;          /* the sort's chunks and positions per chunk */
+    int npart;                  /* RMSE partial sums */
     size_t ns_smem;             /* Newton-Schulz's dynamic shared bytes; 0: global */
     gpuStream_t stream;
     void *Y, *D, *E, *energy, *ynorm, *r, *part, *Ysub, *C, *M, *U, *V, *W, *sig;
-    int *best, *idx, *order, *tiles, *cnt, *flag;
+    int *best, *idx, *order, *seq, *tiles, *cnt, *flag;
     void *gpart;                /* the split GEMM's partial products, gpart_cap elements */
     size_t gpart_cap;
     unsigned long long *offs;   /* device, 6 L: two halves of 3 L offsets or pointers */

@@ -18,11 +18,18 @@
 enum sbo_tk {
     SBO_TK_ENERGY, SBO_TK_ARGMAX, SBO_TK_THRESHOLD, SBO_TK_GEMM, SBO_TK_JACOBI,
     SBO_TK_PRODUCT, SBO_TK_UPDATE, SBO_TK_POLAR,
-    SBO_TK_YNORM, SBO_TK_WORST, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
+    SBO_TK_YNORM, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
     SBO_TK_GEMM_SUM,
     SBO_TK_N
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
+
+/* The sort's digits (sbo_train_select.cl's SBO_RADIX_BUCKETS: 8 bits, and
+ * the `blocks` axis's most) and the most chunks it takes (sbo_radix_scan's
+ * work-item per digit walks them in turn). */
+#define SBO_CL_RADIX_BITS 8
+#define SBO_CL_RADIX_BUCKETS (1 << SBO_CL_RADIX_BITS)
+#define SBO_CL_RADIX_TILES 128
 
 /* Representation passes whose RMSE partial sums wait on the device, to be
  * read back together. */
@@ -38,13 +45,15 @@ struct sbo_cl_train {
     int polar;                  /* 1: Newton-Schulz for steps 6-7 (Jacobi fallback) */
     int f64;
     size_t sz;                  /* bytes of one element */
-    int ntiles, npart;          /* grouping tiles (m / wg), RMSE partial sums */
+    int ntiles, chunk;          /* the sort's chunks and positions per chunk */
+    int npart;                  /* RMSE partial sums */
     struct rb_opencl *cl;
     cl_kernel k[SBO_TK_N];
     cl_mem Y, D;                /* p x m signals; L p x p blocks */
     cl_mem E, best, energy;     /* representation: L x m, m, m */
     cl_mem ynorm, r, part;      /* m, m, npart */
-    cl_mem idx, order, tiles;   /* m, m, L x ntiles */
+    cl_mem idx, order, seq;     /* m each: the W worst, the grouping, the sort's scratch */
+    cl_mem tiles;               /* 256 x ntiles: the sort's counts */
     cl_mem cnt, flag, offs;     /* L counts (the batch's need), L flags, 6 L offsets */
     cl_mem Ysub;                /* p x 2m: gathered signals, a zero tail for padding */
     cl_mem C;                   /* L x p x m codes */

@@ -17,7 +17,7 @@ extern const char rb_cl_sbo_train_svd[], rb_cl_sbo_train_polar[];
 const char *const sbo_tk_names[SBO_TK_N] = {
     "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
     "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
-    "sbo_ynorm", "sbo_worst", "sbo_group_count", "sbo_group_scan", "sbo_group_scatter",
+    "sbo_ynorm", "sbo_radix_count", "sbo_radix_scan", "sbo_radix_scatter",
     "sbo_gather", "sbo_gemm_sum",
 };
 
@@ -48,8 +48,8 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
         { &t->Y, p * m * sz }, { &t->D, L * p * p * sz }, { &t->E, L * m * sz },
         { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
         { &t->r, m * sz }, { &t->part, SBO_CL_PASSES * (size_t)t->npart * sz },
-        { &t->idx, m * I },
-        { &t->order, m * I }, { &t->tiles, L * (size_t)t->ntiles * I }, { &t->cnt, L * I },
+        { &t->idx, m * I }, { &t->order, m * I }, { &t->seq, m * I },
+        { &t->tiles, SBO_CL_RADIX_BUCKETS * (size_t)t->ntiles * I }, { &t->cnt, L * I },
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
         { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->W, L * p * p * sz },
@@ -154,8 +154,11 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
                          const void *D)
 {
     t->sz = t->f64 ? sizeof(double) : sizeof(float);
-    t->ntiles = (t->m + t->wg - 1) / t->wg;
-    t->npart = t->ntiles < 256 ? t->ntiles : 256;
+    const int groups = (t->m + t->wg - 1) / t->wg;
+    t->npart = groups < 256 ? groups : 256;
+    t->ntiles = groups < SBO_CL_RADIX_TILES ? groups : SBO_CL_RADIX_TILES;
+    t->chunk = ((t->m + t->ntiles - 1) / t->ntiles + t->wg - 1) / t->wg * t->wg;
+    t->ntiles = (t->m + t->chunk - 1) / t->chunk;
     t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
     t->offs_h = calloc(9 * (size_t)t->L, sizeof *t->offs_h);
     t->part_h = malloc(SBO_CL_PASSES * (size_t)t->npart * t->sz);
@@ -203,8 +206,8 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
             clReleaseKernel(t->k[k]);
     memset(t->k, 0, sizeof t->k);
     cl_mem *mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
-                       &t->idx, &t->order, &t->tiles, &t->cnt, &t->flag, &t->offs, &t->Ysub,
-                       &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig, &t->gpart };
+                       &t->idx, &t->order, &t->seq, &t->tiles, &t->cnt, &t->flag, &t->offs,
+                       &t->Ysub, &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig, &t->gpart };
     for (size_t k = 0; k < sizeof mems / sizeof mems[0]; k++) {
         if (*mems[k])
             clReleaseMemObject(*mems[k]);

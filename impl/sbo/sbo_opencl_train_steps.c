@@ -132,41 +132,75 @@ int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *
     return rc;
 }
 
-int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W)
-{
-    cl_kernel k = t->k[SBO_TK_WORST];
-    RB_CL_CHECK(c, arg_int(k, 0, t->m));
-    RB_CL_CHECK(c, arg_int(k, 1, W));
-    RB_CL_CHECK(c, arg_mem(k, 2, t->r));
-    RB_CL_CHECK(c, arg_mem(k, 3, t->idx));
-    RB_CL_CHECK(c, arg_local(k, 4, (size_t)t->wg * t->sz));
-    return enqueue_1d(c, t, SBO_TK_WORST, (size_t)t->m);
-}
-
-int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
+/* One pass of the stable sort (kernels/opencl/sbo_train_select.cl): the m
+ * signals by their digit (below nb): best's when by_block, else bits shift
+ * .. shift + 7 of r's key at seq (at k when first), into out[0 .. len-1];
+ * cnt gets each digit's count when want_counts. */
+static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_block,
+                      int first, cl_mem seq, int shift, int len, cl_mem out, int want_counts)
 {
     cl_kernel kc = t->k[SBO_TK_COUNT], ks = t->k[SBO_TK_SCAN], kx = t->k[SBO_TK_SCATTER];
     RB_CL_CHECK(c, arg_int(kc, 0, t->m));
-    RB_CL_CHECK(c, arg_int(kc, 1, nb));
-    RB_CL_CHECK(c, arg_mem(kc, 2, t->best));
-    RB_CL_CHECK(c, arg_mem(kc, 3, t->tiles));
-    RB_CL_CHECK(c, arg_local(kc, 4, (size_t)nb * sizeof(cl_int)));
-    int rc = enqueue_1d(c, t, SBO_TK_COUNT, (size_t)t->m);
+    RB_CL_CHECK(c, arg_int(kc, 1, t->chunk));
+    RB_CL_CHECK(c, arg_int(kc, 2, nb));
+    RB_CL_CHECK(c, arg_int(kc, 3, by_block));
+    RB_CL_CHECK(c, arg_mem(kc, 4, t->best));
+    RB_CL_CHECK(c, arg_mem(kc, 5, t->r));
+    RB_CL_CHECK(c, arg_int(kc, 6, first));
+    RB_CL_CHECK(c, arg_mem(kc, 7, seq));
+    RB_CL_CHECK(c, arg_int(kc, 8, shift));
+    RB_CL_CHECK(c, arg_mem(kc, 9, t->tiles));
+    RB_CL_CHECK(c, arg_local(kc, 10, (size_t)nb * sizeof(cl_int)));
+    int rc = enqueue_blocks(c, t, SBO_TK_COUNT, t->ntiles);
     if (rc)
         return rc;
     RB_CL_CHECK(c, arg_int(ks, 0, nb));
     RB_CL_CHECK(c, arg_int(ks, 1, t->ntiles));
     RB_CL_CHECK(c, arg_mem(ks, 2, t->tiles));
-    RB_CL_CHECK(c, arg_mem(ks, 3, t->cnt));
-    RB_CL_CHECK(c, arg_local(ks, 4, (size_t)nb * sizeof(cl_int)));
+    RB_CL_CHECK(c, arg_int(ks, 3, want_counts));
+    RB_CL_CHECK(c, arg_mem(ks, 4, t->cnt));
+    RB_CL_CHECK(c, arg_local(ks, 5, (size_t)nb * sizeof(cl_int)));
     if ((rc = enqueue_blocks(c, t, SBO_TK_SCAN, 1)))
         return rc;
     RB_CL_CHECK(c, arg_int(kx, 0, t->m));
-    RB_CL_CHECK(c, arg_mem(kx, 1, t->best));
-    RB_CL_CHECK(c, arg_mem(kx, 2, t->tiles));
-    RB_CL_CHECK(c, arg_mem(kx, 3, t->order));
-    RB_CL_CHECK(c, arg_local(kx, 4, (size_t)t->wg * sizeof(cl_int)));
-    if ((rc = enqueue_1d(c, t, SBO_TK_SCATTER, (size_t)t->m)))
+    RB_CL_CHECK(c, arg_int(kx, 1, t->chunk));
+    RB_CL_CHECK(c, arg_int(kx, 2, nb));
+    RB_CL_CHECK(c, arg_int(kx, 3, len));
+    RB_CL_CHECK(c, arg_int(kx, 4, by_block));
+    RB_CL_CHECK(c, arg_mem(kx, 5, t->best));
+    RB_CL_CHECK(c, arg_mem(kx, 6, t->r));
+    RB_CL_CHECK(c, arg_int(kx, 7, first));
+    RB_CL_CHECK(c, arg_mem(kx, 8, seq));
+    RB_CL_CHECK(c, arg_int(kx, 9, shift));
+    RB_CL_CHECK(c, arg_mem(kx, 10, t->tiles));
+    RB_CL_CHECK(c, arg_mem(kx, 11, out));
+    RB_CL_CHECK(c, arg_local(kx, 12, (size_t)nb * sizeof(cl_int)));
+    RB_CL_CHECK(c, arg_local(kx, 13, (size_t)t->wg * sizeof(cl_int)));
+    return enqueue_blocks(c, t, SBO_TK_SCATTER, t->ntiles);
+}
+
+/* The signals sorted by r's key 8 bits a pass from the lowest (stable, so
+ * ties keep the lower index first), between order and seq; the last pass
+ * keeps the first W, in idx. */
+int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W)
+{
+    const int passes = (int)(8 * t->sz) / SBO_CL_RADIX_BITS;
+    cl_mem in = t->seq;         /* not read by the first pass */
+    int rc = 0;
+    for (int k = 0; k < passes && rc == 0; k++) {
+        const int last = k == passes - 1;
+        cl_mem out = last ? t->idx : k % 2 ? t->seq : t->order;
+        rc = radix_pass(c, t, SBO_CL_RADIX_BUCKETS, 0, k == 0, in, k * SBO_CL_RADIX_BITS,
+                        last ? W : t->m, out, 0);
+        in = out;
+    }
+    return rc;
+}
+
+int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
+{
+    int rc = radix_pass(c, t, nb, 1, 1, t->seq, 0, t->m, t->order, 1);
+    if (rc)
         return rc;
     t->syncs++;
     RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->cnt, CL_TRUE, 0,

@@ -2,8 +2,8 @@
 // The per-signal steps of SBO training around the representation pass
 // (Irofti; shared/notes/sbo.md 4 and 5.1), as kernels/opencl/
 // sbo_train_select.cl has them: squared norms, the paper's energy update
-// (residuals and RMSE partial sums), the W worst-represented signals, the
-// grouping of signals by block (count, scan, stable scatter), the gather,
+// (residuals and RMSE partial sums), the stable sort that picks the W
+// worst-represented signals and groups the signals by block, the gather,
 // 1ONB step 4 (hard thresholding), and a representation map for any s (the
 // paper's sbo_energy is built for powers of two).  CUDA and HIP alike: no
 // warp-size assumption; blocks of at most SBO_TRAIN_MAX_BLOCK threads.
@@ -20,8 +20,6 @@
 #define SBO_TRAIN_MAX_BLOCK 256
 // The largest s the thresholding and the any-s map take (sbo.h's SBO_MAX_S).
 #define SBO_TRAIN_MAX_S 64
-// The most blocks a grouping takes (the `blocks` axis's maximum).
-#define SBO_TRAIN_MAX_NB 256
 
 // red[0 .. n-1] summed into red[0] for any n (a block-size tree, the
 // OpenCL order); every thread of the block calls it.
@@ -78,78 +76,104 @@ sbo_energy_update(int m, const T *__restrict__ ynorm, const T *__restrict__ ener
         part[at + blockIdx.x] = red[0];
 }
 
-// The W worst-represented signals, as sbo_worst: idx[k] the signal of rank
-// k by descending r, ties to the lower index.  Each thread ranks its signal
-// against all m through tiles of r in shared memory (exact and
-// order-independent).
+// Sorting signals, for the worst-W selection and for the grouping by
+// block: a stable counting sort by an 8-bit digit, run once for the
+// grouping (the digit is the block) and as an LSD radix sort of the
+// residuals' keys for the selection (4 passes in float, 8 in double), so
+// that both cost O(m) a pass; ranking every signal against all m was
+// O(m^2).  Each block of the grid owns `chunk` consecutive positions:
+// sbo_radix_count counts its digits, sbo_radix_scan turns the counts into
+// where each chunk's first signal of each digit goes, sbo_radix_scatter
+// moves the signals there in order.
+#define SBO_RADIX_BITS 8
+#define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
+// The most chunks a sort takes: sbo_radix_scan's thread per digit walks
+// them in turn.
+#define SBO_RADIX_TILES 128
+
+// A key whose ascending order is v's descending order, ties kept equal:
+// -0 as +0 (they compare equal), every NaN first (the worst represented).
+__device__ __forceinline__ unsigned sbo_radix_key(float v)
+{
+    unsigned b;
+    v = v == 0.0f ? 0.0f : v;
+    __builtin_memcpy(&b, &v, sizeof b);
+    return v != v ? 0u : b >> 31 ? b : ~b & 0x7fffffffu;
+}
+
+__device__ __forceinline__ unsigned long long sbo_radix_key(double v)
+{
+    unsigned long long b;
+    v = v == 0.0 ? 0.0 : v;
+    __builtin_memcpy(&b, &v, sizeof b);
+    return v != v ? 0ull : b >> 63 ? b : ~b & 0x7fffffffffffffffull;
+}
+
+// What a pass sorts: the grouping's signals by block (best[k], best not
+// NULL), or the residual sort's by bits shift .. shift + 7 of the key of
+// r[seq[k]] (r[k] in the first pass, seq NULL).
+template <typename T> struct sbo_radix_src {
+    const int *best;
+    const T *r;
+    const int *seq;
+    int shift;
+};
+
+template <typename T>
+__device__ __forceinline__ int sbo_radix_digit(const sbo_radix_src<T> &src, int k)
+{
+    if (src.best)
+        return src.best[k];
+    const T v = src.r[src.seq ? src.seq[k] : k];
+    return (int)(sbo_radix_key(v) >> src.shift) & (SBO_RADIX_BUCKETS - 1);
+}
+
+// Sort, 1 of 3: tiles[d ntiles + g] the signals of digit d among chunk g's
+// positions g chunk .. (g + 1) chunk - 1; digits below nb.  Grid ntiles.
 template <typename T>
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_worst(int m, int W, const T *__restrict__ r, int *__restrict__ idx)
+sbo_radix_count(int m, int chunk, int nb, sbo_radix_src<T> src, int *__restrict__ tiles)
 {
-    __shared__ T tile[SBO_TRAIN_MAX_BLOCK];
-    const int lid = threadIdx.x, n = blockDim.x, i = blockIdx.x * n + lid;
-    const T ri = i < m ? r[i] : T(0);
-    int rank = 0;
-    for (int t0 = 0; t0 < m; t0 += n) {
-        __syncthreads();
-        if (t0 + lid < m)
-            tile[lid] = r[t0 + lid];
-        __syncthreads();
-        const int len = min(n, m - t0);
-        for (int k = 0; k < len; k++) {
-            const T rk = tile[k];
-            rank += rk > ri || (rk == ri && t0 + k < i);
-        }
-    }
-    if (i < m && rank < W)
-        idx[rank] = i;
-}
-
-// Grouping, 1 of 3: per tile of blockDim signals (a block of the grid) the
-// count of each of the nb blocks, tiles[j ntiles + tile]; nb <=
-// SBO_TRAIN_MAX_NB.
-static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_group_count(int m, int nb, const int *__restrict__ best, int *__restrict__ tiles)
-{
-    __shared__ int hist[SBO_TRAIN_MAX_NB];
+    __shared__ int hist[SBO_RADIX_BUCKETS];
     const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
-    const int i = g * n + lid;
-    for (int j = lid; j < nb; j += n)
-        hist[j] = 0;
+    const int end = min(m, (g + 1) * chunk);
+    for (int d = lid; d < nb; d += n)
+        hist[d] = 0;
     __syncthreads();
-    if (i < m)
-        atomicAdd(&hist[best[i]], 1);
+    for (int k = g * chunk + lid; k < end; k += n)
+        atomicAdd(&hist[sbo_radix_digit(src, k)], 1);
     __syncthreads();
-    for (int j = lid; j < nb; j += n)
-        tiles[(size_t)j * ntiles + g] = hist[j];
+    for (int d = lid; d < nb; d += n)
+        tiles[(size_t)d * ntiles + g] = hist[d];
 }
 
-// Grouping, 2 of 3, one block: counts[j] the signals of block j, and
-// tiles[j ntiles + t] turned into where tile t's first signal of block j
-// goes (block j's signals start at the sum of the counts before it, in
-// signal order: a stable counting sort).
+// Sort, 2 of 3, one block: tiles[d ntiles + g] turned into where chunk g's
+// first signal of digit d goes (digit d's signals start at the sum of the
+// counts before it, in position order: a stable counting sort), and
+// counts[d] the signals of digit d when counts is not NULL.
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_group_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ counts)
+sbo_radix_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ counts)
 {
-    __shared__ int start[SBO_TRAIN_MAX_NB];
+    __shared__ int start[SBO_RADIX_BUCKETS];
     const int lid = threadIdx.x, n = blockDim.x;
-    for (int j = lid; j < nb; j += n) {
-        int *t = tiles + (size_t)j * ntiles;
+    for (int d = lid; d < nb; d += n) {
+        int *t = tiles + (size_t)d * ntiles;
         int sum = 0;
         for (int k = 0; k < ntiles; k++) {
             const int c = t[k];
             t[k] = sum;
             sum += c;
         }
-        counts[j] = sum;
-        start[j] = sum;
+        if (counts)
+            counts[d] = sum;
+        start[d] = sum;
     }
     __syncthreads();
     if (lid == 0) {
         int sum = 0;
-        for (int j = 0; j < nb; j++) {
-            const int c = start[j];
-            start[j] = sum;
+        for (int d = 0; d < nb; d++) {
+            const int c = start[d];
+            start[d] = sum;
             sum += c;
         }
     }
@@ -158,24 +182,38 @@ sbo_group_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ co
         tiles[e] += start[e / ntiles];
 }
 
-// Grouping, 3 of 3: order[pos] = i, pos = where tile g's signals of block j
-// start plus i's rank among them (the count's tiles and block size).
+// Sort, 3 of 3: out[pos] = the signal at position k (seq[k], or k), pos =
+// where chunk g's signals of k's digit start plus those before k in the
+// chunk; positions from len on are not written (the selection keeps the
+// first W).  The chunk goes by in pieces of blockDim positions, base[]
+// counting each digit's signals written so far.  Grid ntiles, as the count.
+template <typename T>
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_group_scatter(int m, const int *__restrict__ best, const int *__restrict__ tiles,
-                  int *__restrict__ order)
+sbo_radix_scatter(int m, int chunk, int nb, int len, sbo_radix_src<T> src,
+                  const int *__restrict__ tiles, int *__restrict__ out)
 {
-    __shared__ int lb[SBO_TRAIN_MAX_BLOCK];
-    const int lid = threadIdx.x, g = blockIdx.x, ntiles = gridDim.x;
-    const int i = g * blockDim.x + lid;
-    const int j = i < m ? best[i] : -1;
-    lb[lid] = j;
-    __syncthreads();
-    if (i >= m)
-        return;
-    int rank = 0;
-    for (int k = 0; k < lid; k++)
-        rank += lb[k] == j;
-    order[tiles[(size_t)j * ntiles + g] + rank] = i;
+    __shared__ int base[SBO_RADIX_BUCKETS], lb[SBO_TRAIN_MAX_BLOCK];
+    const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
+    const int end = min(m, (g + 1) * chunk);
+    for (int d = lid; d < nb; d += n)
+        base[d] = tiles[(size_t)d * ntiles + g];
+    for (int k0 = g * chunk; k0 < end; k0 += n) {
+        const int k = k0 + lid;
+        const int d = k < end ? sbo_radix_digit(src, k) : -1;
+        lb[lid] = d;
+        __syncthreads();
+        if (d >= 0) {
+            int rank = 0;
+            for (int q = 0; q < lid; q++)
+                rank += lb[q] == d;
+            const int pos = base[d] + rank;
+            if (pos < len)
+                out[pos] = src.seq ? src.seq[k] : k;
+        }
+        __syncthreads();
+        if (d >= 0)
+            atomicAdd(&base[d], 1);
+    }
 }
 
 // Ysub[:, k] = Y[:, list[k]] for k < n: one thread per element, so that

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-signal steps of SBO training around the representation pass
  * (Irofti; shared/notes/sbo.md 4 and 5.1), OpenCL C 1.2: squared norms, the
- * paper's energy update (residuals and RMSE partial sums), the selection of
- * the W worst-represented signals, the grouping of signals by block (count,
- * scan, stable scatter), the gather of signals into contiguous columns, and
+ * paper's energy update (residuals and RMSE partial sums), the stable sort
+ * that selects the W worst-represented signals and groups the signals by
+ * block, the gather of signals into contiguous columns, and
  * 1ONB step 4 (hard thresholding, the paper's partial selection).
  * Conventions of impl/sbo/sbo.h: column-major, signal i at Y + i p.  Built
  * after sbo_represent.cl, whose defines (REAL, SBO_P, SBO_S) it shares. */
@@ -57,75 +57,93 @@ __kernel void sbo_energy_update(const int m, __global const REAL *ynorm,
         part[at + (int)get_group_id(0)] = red[0];
 }
 
-/* The W worst-represented signals, as sbo_worst: idx[k] is the signal of
- * rank k by descending r, ties to the lower index.  Each work-item ranks its
- * signal against all m through tiles of r in local memory (m^2 / wg global
- * reads shared by a group; exact and order-independent). */
-__kernel void sbo_worst(const int m, const int W, __global const REAL *r,
-                        __global int *idx, __local REAL *tile)
+/* Sorting signals, for the worst-W selection and for the grouping by
+ * block: a stable counting sort by an 8-bit digit, run once for the
+ * grouping (the digit is the block) and as an LSD radix sort of the
+ * residuals' keys for the selection (4 passes in float, 8 in double), so
+ * that both cost O(m) a pass; ranking every signal against all m was
+ * O(m^2).  Each group owns `chunk` consecutive positions: sbo_radix_count
+ * counts its digits, sbo_radix_scan turns the counts into where each
+ * chunk's first signal of each digit goes, sbo_radix_scatter moves the
+ * signals there in order.  The digit of position k is best[k] when
+ * by_block, else bits shift .. shift + 7 of the key of r[seq[k]] (r[k]
+ * when first). */
+#define SBO_RADIX_BITS 8
+#define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
+
+/* A key whose ascending order is v's descending order, ties kept equal:
+ * -0 as +0 (they compare equal), every NaN first (the worst represented). */
+#if SBO_FP64
+typedef ulong radix_key;
+static radix_key key_of(double v)
 {
-    const int i = (int)get_global_id(0), lid = (int)get_local_id(0);
-    const int wg = (int)get_local_size(0);
-    const REAL ri = i < m ? r[i] : (REAL)0;
-    int rank = 0;
-    for (int t0 = 0; t0 < m; t0 += wg) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t0 + lid < m)
-            tile[lid] = r[t0 + lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const int n = min(wg, m - t0);
-        for (int k = 0; k < n; k++) {
-            const REAL rk = tile[k];
-            rank += rk > ri || (rk == ri && t0 + k < i);
-        }
-    }
-    if (i < m && rank < W)
-        idx[rank] = i;
+    const ulong b = as_ulong(v == 0.0 ? 0.0 : v);
+    return isnan(v) ? 0 : b >> 63 ? b : ~b & 0x7fffffffffffffffUL;
+}
+#else
+typedef uint radix_key;
+static radix_key key_of(float v)
+{
+    const uint b = as_uint(v == 0.0f ? 0.0f : v);
+    return isnan(v) ? 0 : b >> 31 ? b : ~b & 0x7fffffffU;
+}
+#endif
+
+static int digit_of(const int by_block, __global const int *best, __global const REAL *r,
+                    const int first, __global const int *seq, const int shift, const int k)
+{
+    if (by_block)
+        return best[k];
+    return (int)(key_of(r[first ? k : seq[k]]) >> shift) & (SBO_RADIX_BUCKETS - 1);
 }
 
-/* Grouping, 1 of 3: per tile of wg signals (a group) the count of each of
- * the nb blocks; tiles[j ntiles + g]. */
-__kernel void sbo_group_count(const int m, const int nb, __global const int *best,
+/* Sort, 1 of 3: tiles[d ntiles + g] the signals of digit d among chunk g's
+ * positions g chunk .. (g + 1) chunk - 1; digits below nb; hist nb ints.
+ * One group per chunk. */
+__kernel void sbo_radix_count(const int m, const int chunk, const int nb, const int by_block,
+                              __global const int *best, __global const REAL *r,
+                              const int first, __global const int *seq, const int shift,
                               __global int *tiles, __local int *hist)
 {
-    const int i = (int)get_global_id(0), lid = (int)get_local_id(0);
-    const int wg = (int)get_local_size(0), g = (int)get_group_id(0);
-    const int ntiles = (int)get_num_groups(0);
-    for (int j = lid; j < nb; j += wg)
-        hist[j] = 0;
+    const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
+    const int g = (int)get_group_id(0), ntiles = (int)get_num_groups(0);
+    const int end = min(m, (g + 1) * chunk);
+    for (int d = lid; d < nb; d += wg)
+        hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (i < m)
-        atomic_inc(&hist[best[i]]);
+    for (int k = g * chunk + lid; k < end; k += wg)
+        atomic_inc(&hist[digit_of(by_block, best, r, first, seq, shift, k)]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int j = lid; j < nb; j += wg)
-        tiles[(size_t)j * ntiles + g] = hist[j];
+    for (int d = lid; d < nb; d += wg)
+        tiles[(size_t)d * ntiles + g] = hist[d];
 }
 
-/* Grouping, 2 of 3, one work-group: counts[j] the signals of block j, and
- * tiles[j ntiles + t] turned into where tile t's first signal of block j
- * goes: block j's signals start at the sum of the counts before it, in
- * signal order (a stable counting sort). */
-__kernel void sbo_group_scan(const int nb, const int ntiles, __global int *tiles,
-                             __global int *counts, __local int *start)
+/* Sort, 2 of 3, one work-group: tiles[d ntiles + g] turned into where
+ * chunk g's first signal of digit d goes (digit d's signals start at the
+ * sum of the counts before it, in position order: a stable counting
+ * sort), and counts[d] the signals of digit d when want_counts. */
+__kernel void sbo_radix_scan(const int nb, const int ntiles, __global int *tiles,
+                             const int want_counts, __global int *counts, __local int *start)
 {
     const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
-    for (int j = lid; j < nb; j += wg) {
-        __global int *t = tiles + (size_t)j * ntiles;
+    for (int d = lid; d < nb; d += wg) {
+        __global int *t = tiles + (size_t)d * ntiles;
         int sum = 0;
         for (int k = 0; k < ntiles; k++) {
             const int c = t[k];
             t[k] = sum;
             sum += c;
         }
-        counts[j] = sum;
-        start[j] = sum;
+        if (want_counts)
+            counts[d] = sum;
+        start[d] = sum;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
         int sum = 0;
-        for (int j = 0; j < nb; j++) {
-            const int c = start[j];
-            start[j] = sum;
+        for (int d = 0; d < nb; d++) {
+            const int c = start[d];
+            start[d] = sum;
             sum += c;
         }
     }
@@ -134,24 +152,41 @@ __kernel void sbo_group_scan(const int nb, const int ntiles, __global int *tiles
         tiles[e] += start[e / ntiles];
 }
 
-/* Grouping, 3 of 3: order[pos] = i, pos = where tile g's signals of block
- * j start plus i's rank among them (the same tiles and group size as the
- * count). */
-__kernel void sbo_group_scatter(const int m, __global const int *best,
-                                __global const int *tiles, __global int *order,
-                                __local int *lb)
+/* Sort, 3 of 3: out[pos] = the signal at position k (seq[k], or k when
+ * first or by_block), pos = where chunk g's signals of k's digit start plus
+ * those before k in the chunk; positions from len on are not written (the
+ * selection keeps the first W).  The chunk goes by in pieces of wg
+ * positions, base (nb ints) counting each digit's signals written so far;
+ * lb wg ints.  The same groups as the count. */
+__kernel void sbo_radix_scatter(const int m, const int chunk, const int nb, const int len,
+                                const int by_block, __global const int *best,
+                                __global const REAL *r, const int first,
+                                __global const int *seq, const int shift,
+                                __global const int *tiles, __global int *out,
+                                __local int *base, __local int *lb)
 {
-    const int i = (int)get_global_id(0), lid = (int)get_local_id(0);
+    const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
     const int g = (int)get_group_id(0), ntiles = (int)get_num_groups(0);
-    const int j = i < m ? best[i] : -1;
-    lb[lid] = j;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (i >= m)
-        return;
-    int rank = 0;
-    for (int k = 0; k < lid; k++)
-        rank += lb[k] == j;
-    order[tiles[(size_t)j * ntiles + g] + rank] = i;
+    const int end = min(m, (g + 1) * chunk);
+    for (int d = lid; d < nb; d += wg)
+        base[d] = tiles[(size_t)d * ntiles + g];
+    for (int k0 = g * chunk; k0 < end; k0 += wg) {
+        const int k = k0 + lid;
+        const int d = k < end ? digit_of(by_block, best, r, first, seq, shift, k) : -1;
+        lb[lid] = d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (d >= 0) {
+            int rank = 0;
+            for (int q = 0; q < lid; q++)
+                rank += lb[q] == d;
+            const int pos = base[d] + rank;
+            if (pos < len)
+                out[pos] = by_block || first ? k : seq[k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (d >= 0)
+            atomic_inc(&base[d]);
+    }
 }
 
 /* Ysub[:, k] = Y[:, order[k]] for k < n: one work-item per element, so that
