@@ -85,9 +85,8 @@ static void sort_pass(int m, int ntiles, int block, int nb, int len, const sbo_r
     gpu_emu_launch(ntiles, 1, block, [&] {
         sbo_radix_count<T>(m, chunk, nb, src, tiles.data());
     });
-    gpu_emu_launch(1, 1, block, [&] { sbo_radix_scan(nb, ntiles, tiles.data(), counts); });
     gpu_emu_launch(ntiles, 1, block, [&] {
-        sbo_radix_scatter<T>(m, chunk, nb, len, src, tiles.data(), out);
+        sbo_radix_scatter<T>(m, chunk, nb, len, src, tiles.data(), out, counts);
     });
 }
 

@@ -18,15 +18,15 @@
 enum sbo_tk {
     SBO_TK_ENERGY, SBO_TK_ARGMAX, SBO_TK_THRESHOLD, SBO_TK_GEMM, SBO_TK_JACOBI,
     SBO_TK_PRODUCT, SBO_TK_UPDATE, SBO_TK_POLAR,
-    SBO_TK_YNORM, SBO_TK_COUNT, SBO_TK_SCAN, SBO_TK_SCATTER, SBO_TK_GATHER,
+    SBO_TK_YNORM, SBO_TK_COUNT, SBO_TK_SCATTER, SBO_TK_GATHER,
     SBO_TK_GEMM_SUM,
     SBO_TK_N
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
 
 /* The sort's digits (sbo_train_select.cl's SBO_RADIX_BUCKETS: 8 bits, and
- * the `blocks` axis's most) and the most chunks it takes (sbo_radix_scan's
- * work-item per digit walks them in turn). */
+ * the `blocks` axis's most) and the most chunks it takes (every group of
+ * sbo_radix_scatter reads all their counts). */
 #define SBO_CL_RADIX_BITS 8
 #define SBO_CL_RADIX_BUCKETS (1 << SBO_CL_RADIX_BITS)
 #define SBO_CL_RADIX_TILES 128

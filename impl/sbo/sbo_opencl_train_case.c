@@ -17,7 +17,7 @@ extern const char rb_cl_sbo_train_svd[], rb_cl_sbo_train_polar[];
 const char *const sbo_tk_names[SBO_TK_N] = {
     "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
     "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
-    "sbo_ynorm", "sbo_radix_count", "sbo_radix_scan", "sbo_radix_scatter",
+    "sbo_ynorm", "sbo_radix_count", "sbo_radix_scatter",
     "sbo_gather", "sbo_gemm_sum",
 };
 

@@ -139,7 +139,7 @@ int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *
 static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_block,
                       int first, cl_mem seq, int shift, int len, cl_mem out, int want_counts)
 {
-    cl_kernel kc = t->k[SBO_TK_COUNT], ks = t->k[SBO_TK_SCAN], kx = t->k[SBO_TK_SCATTER];
+    cl_kernel kc = t->k[SBO_TK_COUNT], kx = t->k[SBO_TK_SCATTER];
     RB_CL_CHECK(c, arg_int(kc, 0, t->m));
     RB_CL_CHECK(c, arg_int(kc, 1, t->chunk));
     RB_CL_CHECK(c, arg_int(kc, 2, nb));
@@ -154,14 +154,6 @@ static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_
     int rc = enqueue_blocks(c, t, SBO_TK_COUNT, t->ntiles);
     if (rc)
         return rc;
-    RB_CL_CHECK(c, arg_int(ks, 0, nb));
-    RB_CL_CHECK(c, arg_int(ks, 1, t->ntiles));
-    RB_CL_CHECK(c, arg_mem(ks, 2, t->tiles));
-    RB_CL_CHECK(c, arg_int(ks, 3, want_counts));
-    RB_CL_CHECK(c, arg_mem(ks, 4, t->cnt));
-    RB_CL_CHECK(c, arg_local(ks, 5, (size_t)nb * sizeof(cl_int)));
-    if ((rc = enqueue_blocks(c, t, SBO_TK_SCAN, 1)))
-        return rc;
     RB_CL_CHECK(c, arg_int(kx, 0, t->m));
     RB_CL_CHECK(c, arg_int(kx, 1, t->chunk));
     RB_CL_CHECK(c, arg_int(kx, 2, nb));
@@ -174,8 +166,11 @@ static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_
     RB_CL_CHECK(c, arg_int(kx, 9, shift));
     RB_CL_CHECK(c, arg_mem(kx, 10, t->tiles));
     RB_CL_CHECK(c, arg_mem(kx, 11, out));
-    RB_CL_CHECK(c, arg_local(kx, 12, (size_t)nb * sizeof(cl_int)));
-    RB_CL_CHECK(c, arg_local(kx, 13, (size_t)t->wg * sizeof(cl_int)));
+    RB_CL_CHECK(c, arg_int(kx, 12, want_counts));
+    RB_CL_CHECK(c, arg_mem(kx, 13, t->cnt));
+    RB_CL_CHECK(c, arg_local(kx, 14, (size_t)nb * sizeof(cl_int)));
+    RB_CL_CHECK(c, arg_local(kx, 15, (size_t)nb * sizeof(cl_int)));
+    RB_CL_CHECK(c, arg_local(kx, 16, (size_t)t->wg * sizeof(cl_int)));
     return enqueue_blocks(c, t, SBO_TK_SCATTER, t->ntiles);
 }
 

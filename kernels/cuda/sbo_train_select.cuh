@@ -82,13 +82,13 @@ sbo_energy_update(int m, const T *__restrict__ ynorm, const T *__restrict__ ener
 // residuals' keys for the selection (4 passes in float, 8 in double), so
 // that both cost O(m) a pass; ranking every signal against all m was
 // O(m^2).  Each block of the grid owns `chunk` consecutive positions:
-// sbo_radix_count counts its digits, sbo_radix_scan turns the counts into
-// where each chunk's first signal of each digit goes, sbo_radix_scatter
-// moves the signals there in order.
+// sbo_radix_count counts its digits, sbo_radix_scatter finds from all the
+// chunks' counts where its signals of each digit start and moves them
+// there in order.
 #define SBO_RADIX_BITS 8
 #define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
-// The most chunks a sort takes: sbo_radix_scan's thread per digit walks
-// them in turn.
+// The most chunks a sort takes: every block of the scatter reads all their
+// counts.
 #define SBO_RADIX_TILES 128
 
 // A key whose ascending order is v's descending order, ties kept equal:
@@ -128,14 +128,14 @@ __device__ __forceinline__ int sbo_radix_digit(const sbo_radix_src<T> &src, int 
     return (int)(sbo_radix_key(v) >> src.shift) & (SBO_RADIX_BUCKETS - 1);
 }
 
-// Sort, 1 of 3: tiles[d ntiles + g] the signals of digit d among chunk g's
-// positions g chunk .. (g + 1) chunk - 1; digits below nb.  Grid ntiles.
+// Sort, 1 of 2: tiles[g nb + d] the signals of digit d (below nb) among
+// chunk g's positions g chunk .. (g + 1) chunk - 1.  Grid: the chunks.
 template <typename T>
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_radix_count(int m, int chunk, int nb, sbo_radix_src<T> src, int *__restrict__ tiles)
 {
     __shared__ int hist[SBO_RADIX_BUCKETS];
-    const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
+    const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x;
     const int end = min(m, (g + 1) * chunk);
     for (int d = lid; d < nb; d += n)
         hist[d] = 0;
@@ -144,59 +144,47 @@ sbo_radix_count(int m, int chunk, int nb, sbo_radix_src<T> src, int *__restrict_
         atomicAdd(&hist[sbo_radix_digit(src, k)], 1);
     __syncthreads();
     for (int d = lid; d < nb; d += n)
-        tiles[(size_t)d * ntiles + g] = hist[d];
+        tiles[(size_t)g * nb + d] = hist[d];
 }
 
-// Sort, 2 of 3, one block: tiles[d ntiles + g] turned into where chunk g's
-// first signal of digit d goes (digit d's signals start at the sum of the
-// counts before it, in position order: a stable counting sort), and
-// counts[d] the signals of digit d when counts is not NULL.
+// Sort, 2 of 2: out[pos] = the signal at position k (seq[k], or k), pos =
+// the signals of smaller digits, plus those of k's digit in earlier chunks
+// (both from every chunk's counts) and earlier in this chunk: a stable
+// counting sort.  Positions from len on are not written (the selection
+// keeps the first W); block 0 writes counts[d], the signals of digit d,
+// when counts is not NULL.  The chunk goes by in pieces of blockDim
+// positions, base[] counting each digit's signals written so far.  The same
+// grid as the count.
+template <typename T>
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_radix_scan(int nb, int ntiles, int *__restrict__ tiles, int *__restrict__ counts)
+sbo_radix_scatter(int m, int chunk, int nb, int len, sbo_radix_src<T> src,
+                  const int *__restrict__ tiles, int *__restrict__ out, int *__restrict__ counts)
 {
-    __shared__ int start[SBO_RADIX_BUCKETS];
-    const int lid = threadIdx.x, n = blockDim.x;
+    __shared__ int base[SBO_RADIX_BUCKETS], start[SBO_RADIX_BUCKETS], lb[SBO_TRAIN_MAX_BLOCK];
+    const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
     for (int d = lid; d < nb; d += n) {
-        int *t = tiles + (size_t)d * ntiles;
-        int sum = 0;
-        for (int k = 0; k < ntiles; k++) {
-            const int c = t[k];
-            t[k] = sum;
-            sum += c;
+        int before = 0, total = 0;
+        for (int q = 0; q < ntiles; q++) {
+            const int c = tiles[(size_t)q * nb + d];
+            before += q < g ? c : 0;
+            total += c;
         }
-        if (counts)
-            counts[d] = sum;
-        start[d] = sum;
+        base[d] = before;
+        start[d] = total;
+        if (counts && g == 0)
+            counts[d] = total;
     }
     __syncthreads();
-    if (lid == 0) {
-        int sum = 0;
-        for (int d = 0; d < nb; d++) {
+    if (lid == 0)
+        for (int d = 0, sum = 0; d < nb; d++) {
             const int c = start[d];
             start[d] = sum;
             sum += c;
         }
-    }
     __syncthreads();
-    for (int e = lid; e < nb * ntiles; e += n)
-        tiles[e] += start[e / ntiles];
-}
-
-// Sort, 3 of 3: out[pos] = the signal at position k (seq[k], or k), pos =
-// where chunk g's signals of k's digit start plus those before k in the
-// chunk; positions from len on are not written (the selection keeps the
-// first W).  The chunk goes by in pieces of blockDim positions, base[]
-// counting each digit's signals written so far.  Grid ntiles, as the count.
-template <typename T>
-static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
-sbo_radix_scatter(int m, int chunk, int nb, int len, sbo_radix_src<T> src,
-                  const int *__restrict__ tiles, int *__restrict__ out)
-{
-    __shared__ int base[SBO_RADIX_BUCKETS], lb[SBO_TRAIN_MAX_BLOCK];
-    const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
-    const int end = min(m, (g + 1) * chunk);
     for (int d = lid; d < nb; d += n)
-        base[d] = tiles[(size_t)d * ntiles + g];
+        base[d] += start[d];
+    const int end = min(m, (g + 1) * chunk);
     for (int k0 = g * chunk; k0 < end; k0 += n) {
         const int k = k0 + lid;
         const int d = k < end ? sbo_radix_digit(src, k) : -1;

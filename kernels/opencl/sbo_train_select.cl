@@ -63,11 +63,10 @@ __kernel void sbo_energy_update(const int m, __global const REAL *ynorm,
  * residuals' keys for the selection (4 passes in float, 8 in double), so
  * that both cost O(m) a pass; ranking every signal against all m was
  * O(m^2).  Each group owns `chunk` consecutive positions: sbo_radix_count
- * counts its digits, sbo_radix_scan turns the counts into where each
- * chunk's first signal of each digit goes, sbo_radix_scatter moves the
- * signals there in order.  The digit of position k is best[k] when
- * by_block, else bits shift .. shift + 7 of the key of r[seq[k]] (r[k]
- * when first). */
+ * counts its digits, sbo_radix_scatter finds from all the chunks' counts
+ * where its signals of each digit start and moves them there in order.
+ * The digit of position k is best[k] when by_block, else bits shift ..
+ * shift + 7 of the key of r[seq[k]] (r[k] when first). */
 #define SBO_RADIX_BITS 8
 #define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
 
@@ -97,16 +96,16 @@ static int digit_of(const int by_block, __global const int *best, __global const
     return (int)(key_of(r[first ? k : seq[k]]) >> shift) & (SBO_RADIX_BUCKETS - 1);
 }
 
-/* Sort, 1 of 3: tiles[d ntiles + g] the signals of digit d among chunk g's
- * positions g chunk .. (g + 1) chunk - 1; digits below nb; hist nb ints.
- * One group per chunk. */
+/* Sort, 1 of 2: tiles[g nb + d] the signals of digit d (below nb) among
+ * chunk g's positions g chunk .. (g + 1) chunk - 1; hist nb ints.  One
+ * group per chunk. */
 __kernel void sbo_radix_count(const int m, const int chunk, const int nb, const int by_block,
                               __global const int *best, __global const REAL *r,
                               const int first, __global const int *seq, const int shift,
                               __global int *tiles, __local int *hist)
 {
     const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
-    const int g = (int)get_group_id(0), ntiles = (int)get_num_groups(0);
+    const int g = (int)get_group_id(0);
     const int end = min(m, (g + 1) * chunk);
     for (int d = lid; d < nb; d += wg)
         hist[d] = 0;
@@ -115,61 +114,50 @@ __kernel void sbo_radix_count(const int m, const int chunk, const int nb, const 
         atomic_inc(&hist[digit_of(by_block, best, r, first, seq, shift, k)]);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = lid; d < nb; d += wg)
-        tiles[(size_t)d * ntiles + g] = hist[d];
+        tiles[(size_t)g * nb + d] = hist[d];
 }
 
-/* Sort, 2 of 3, one work-group: tiles[d ntiles + g] turned into where
- * chunk g's first signal of digit d goes (digit d's signals start at the
- * sum of the counts before it, in position order: a stable counting
- * sort), and counts[d] the signals of digit d when want_counts. */
-__kernel void sbo_radix_scan(const int nb, const int ntiles, __global int *tiles,
-                             const int want_counts, __global int *counts, __local int *start)
-{
-    const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
-    for (int d = lid; d < nb; d += wg) {
-        __global int *t = tiles + (size_t)d * ntiles;
-        int sum = 0;
-        for (int k = 0; k < ntiles; k++) {
-            const int c = t[k];
-            t[k] = sum;
-            sum += c;
-        }
-        if (want_counts)
-            counts[d] = sum;
-        start[d] = sum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) {
-        int sum = 0;
-        for (int d = 0; d < nb; d++) {
-            const int c = start[d];
-            start[d] = sum;
-            sum += c;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int e = lid; e < nb * ntiles; e += wg)
-        tiles[e] += start[e / ntiles];
-}
-
-/* Sort, 3 of 3: out[pos] = the signal at position k (seq[k], or k when
- * first or by_block), pos = where chunk g's signals of k's digit start plus
- * those before k in the chunk; positions from len on are not written (the
- * selection keeps the first W).  The chunk goes by in pieces of wg
- * positions, base (nb ints) counting each digit's signals written so far;
- * lb wg ints.  The same groups as the count. */
+/* Sort, 2 of 2: out[pos] = the signal at position k (seq[k], or k when
+ * first or by_block), pos = the signals of smaller digits, plus those of
+ * k's digit in earlier chunks (both from every chunk's counts) and earlier
+ * in this chunk: a stable counting sort.  Positions from len on are not
+ * written (the selection keeps the first W); group 0 writes counts[d], the
+ * signals of digit d, when want_counts.  The chunk goes by in pieces of wg
+ * positions, base counting each digit's signals written so far; base and
+ * start nb ints, lb wg.  The same groups as the count. */
 __kernel void sbo_radix_scatter(const int m, const int chunk, const int nb, const int len,
                                 const int by_block, __global const int *best,
                                 __global const REAL *r, const int first,
                                 __global const int *seq, const int shift,
                                 __global const int *tiles, __global int *out,
-                                __local int *base, __local int *lb)
+                                const int want_counts, __global int *counts,
+                                __local int *base, __local int *start, __local int *lb)
 {
     const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
     const int g = (int)get_group_id(0), ntiles = (int)get_num_groups(0);
-    const int end = min(m, (g + 1) * chunk);
+    for (int d = lid; d < nb; d += wg) {
+        int before = 0, total = 0;
+        for (int q = 0; q < ntiles; q++) {
+            const int c = tiles[(size_t)q * nb + d];
+            before += q < g ? c : 0;
+            total += c;
+        }
+        base[d] = before;
+        start[d] = total;
+        if (want_counts && g == 0)
+            counts[d] = total;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        for (int d = 0, sum = 0; d < nb; d++) {
+            const int c = start[d];
+            start[d] = sum;
+            sum += c;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = lid; d < nb; d += wg)
-        base[d] = tiles[(size_t)d * ntiles + g];
+        base[d] += start[d];
+    const int end = min(m, (g + 1) * chunk);
     for (int k0 = g * chunk; k0 < end; k0 += wg) {
         const int k = k0 + lid;
         const int d = k < end ? digit_of(by_block, best, r, first, seq, shift, k) : -1;
