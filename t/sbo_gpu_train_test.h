@@ -15,9 +15,10 @@
  *    1 to 4, s 1 to 8, R 4): poisoned outputs fail verify, runs verify,
  *    and the RMSE trace against sbo_train's with t/sbo_opencl_train.c's
  *    bounds (f64 with s >= 2: every entry to 1e-9 relative; otherwise the
- *    final RMSE at most twice fp64's); occupancy of 7 or 8 kernels; the
- *    profile's metrics; teardown twice.
- * Skips without a device. */
+ *    final RMSE at most twice fp64's); occupancy of every kernel the
+ *    profile names; the profile's metrics; teardown twice.
+ * Skips without a device.  RB_TEST_VARIANT=NAME runs one training's life
+ * cycles only. */
 #ifndef SBO_GPU_TRAIN_TEST_H
 #define SBO_GPU_TRAIN_TEST_H
 
@@ -308,9 +309,15 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         if (strcmp(v->paper, "sbo") == 0 && strcmp(v->algo, "train") == 0
             && v->backend == SBO_TEST_BACKEND && nv < 4)
             list[nv++] = v;
-    /* Kernels 8 + cuBLAS per precision; life cycles per variant, precision
-     * and size. */
-    tap_plan(1 + 2 * (9 + blas) + nv * 2 * NSIZES * LIFE_CHECKS);
+    /* RB_TEST_VARIANT=NAME runs that variant's life cycles only (a
+     * sanitizer's run of one training need not wait for the other). */
+    const char *only = getenv("RB_TEST_VARIANT");
+    int nrun = 0;
+    for (int i = 0; i < nv; i++)
+        nrun += !only || !*only || strcmp(only, list[i]->name) == 0;
+    /* Kernels 9 + cuBLAS per precision; life cycles per variant run,
+     * precision and size. */
+    tap_plan(1 + 2 * (9 + blas) + nrun * 2 * NSIZES * LIFE_CHECKS);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)%s", (unsigned long long)seed,
              (unsigned long long)seed, blas ? "" : "; no cuBLAS: own GEMM only");
     tap_ok(nv == 2, "%d training variants registered", nv);
@@ -334,7 +341,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
             gemm_check(&ctx, prec, 37, 75, 1);
     }
     for (int i = 0; i < nv; i++)
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2 && (!only || !*only || strcmp(only, list[i]->name) == 0); k++)
             for (int z = 0; z < NSIZES; z++)
                 life_cycle(list[i], &ctx, k ? RB_PREC_F64 : RB_PREC_F32, z,
                            blas && (z + i) % 2 == 0, seed + (uint64_t)(i * 16 + k * 8 + z));
