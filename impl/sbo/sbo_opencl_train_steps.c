@@ -132,6 +132,23 @@ int sbo_cl_represent(struct rb_case *c, struct sbo_cl_train *t, int nb, double *
     return rc;
 }
 
+/* The arguments sbo_radix_count and sbo_radix_scatter share, first in both:
+ * the sizes, the digit's source and the chunks' counts. */
+static cl_int sort_args(cl_kernel k, const struct sbo_cl_train *t, int nb, int by_block,
+                        int first, cl_mem seq, int shift)
+{
+    cl_int err = arg_int(k, 0, t->m);
+    err = err ? err : arg_int(k, 1, t->chunk);
+    err = err ? err : arg_int(k, 2, nb);
+    err = err ? err : arg_int(k, 3, by_block);
+    err = err ? err : arg_mem(k, 4, t->best);
+    err = err ? err : arg_mem(k, 5, t->r);
+    err = err ? err : arg_int(k, 6, first);
+    err = err ? err : arg_mem(k, 7, seq);
+    err = err ? err : arg_int(k, 8, shift);
+    return err ? err : arg_mem(k, 9, t->tiles);
+}
+
 /* One pass of the stable sort (kernels/opencl/sbo_train_select.cl): the m
  * signals by their digit (below nb): best's when by_block, else bits shift
  * .. shift + 7 of r's key at seq (at k when first), into out[0 .. len-1];
@@ -140,31 +157,13 @@ static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_
                       int first, cl_mem seq, int shift, int len, cl_mem out, int want_counts)
 {
     cl_kernel kc = t->k[SBO_TK_COUNT], kx = t->k[SBO_TK_SCATTER];
-    RB_CL_CHECK(c, arg_int(kc, 0, t->m));
-    RB_CL_CHECK(c, arg_int(kc, 1, t->chunk));
-    RB_CL_CHECK(c, arg_int(kc, 2, nb));
-    RB_CL_CHECK(c, arg_int(kc, 3, by_block));
-    RB_CL_CHECK(c, arg_mem(kc, 4, t->best));
-    RB_CL_CHECK(c, arg_mem(kc, 5, t->r));
-    RB_CL_CHECK(c, arg_int(kc, 6, first));
-    RB_CL_CHECK(c, arg_mem(kc, 7, seq));
-    RB_CL_CHECK(c, arg_int(kc, 8, shift));
-    RB_CL_CHECK(c, arg_mem(kc, 9, t->tiles));
+    RB_CL_CHECK(c, sort_args(kc, t, nb, by_block, first, seq, shift));
     RB_CL_CHECK(c, arg_local(kc, 10, (size_t)nb * sizeof(cl_int)));
     int rc = enqueue_blocks(c, t, SBO_TK_COUNT, t->ntiles);
     if (rc)
         return rc;
-    RB_CL_CHECK(c, arg_int(kx, 0, t->m));
-    RB_CL_CHECK(c, arg_int(kx, 1, t->chunk));
-    RB_CL_CHECK(c, arg_int(kx, 2, nb));
-    RB_CL_CHECK(c, arg_int(kx, 3, len));
-    RB_CL_CHECK(c, arg_int(kx, 4, by_block));
-    RB_CL_CHECK(c, arg_mem(kx, 5, t->best));
-    RB_CL_CHECK(c, arg_mem(kx, 6, t->r));
-    RB_CL_CHECK(c, arg_int(kx, 7, first));
-    RB_CL_CHECK(c, arg_mem(kx, 8, seq));
-    RB_CL_CHECK(c, arg_int(kx, 9, shift));
-    RB_CL_CHECK(c, arg_mem(kx, 10, t->tiles));
+    RB_CL_CHECK(c, sort_args(kx, t, nb, by_block, first, seq, shift));
+    RB_CL_CHECK(c, arg_int(kx, 10, len));
     RB_CL_CHECK(c, arg_mem(kx, 11, out));
     RB_CL_CHECK(c, arg_int(kx, 12, want_counts));
     RB_CL_CHECK(c, arg_mem(kx, 13, t->cnt));

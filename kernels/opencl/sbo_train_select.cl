@@ -125,13 +125,13 @@ __kernel void sbo_radix_count(const int m, const int chunk, const int nb, const 
  * signals of digit d, when want_counts.  The chunk goes by in pieces of wg
  * positions, base counting each digit's signals written so far; base and
  * start nb ints, lb wg.  The same groups as the count. */
-__kernel void sbo_radix_scatter(const int m, const int chunk, const int nb, const int len,
-                                const int by_block, __global const int *best,
-                                __global const REAL *r, const int first,
-                                __global const int *seq, const int shift,
-                                __global const int *tiles, __global int *out,
-                                const int want_counts, __global int *counts,
-                                __local int *base, __local int *start, __local int *lb)
+__kernel void sbo_radix_scatter(const int m, const int chunk, const int nb, const int by_block,
+                                __global const int *best, __global const REAL *r,
+                                const int first, __global const int *seq, const int shift,
+                                __global const int *tiles, const int len,
+                                __global int *out, const int want_counts,
+                                __global int *counts, __local int *base,
+                                __local int *start, __local int *lb)
 {
     const int lid = (int)get_local_id(0), wg = (int)get_local_size(0);
     const int g = (int)get_group_id(0), ntiles = (int)get_num_groups(0);
