@@ -292,6 +292,14 @@ static void life_cycle(const struct rb_variant *v, struct rb_ctx *ctx, enum rb_p
     tap_ok(c.state == NULL, "%s: teardown twice", name);
 }
 
+/* RB_TEST_VARIANT=NAME runs that training's life cycles only (a
+ * sanitizer's run of one training need not wait for the other). */
+static int is_run(const struct rb_variant *v)
+{
+    const char *only = getenv("RB_TEST_VARIANT");
+    return !only || !*only || strcmp(only, v->name) == 0;
+}
+
 /* Everything, on a device that `available` finds. */
 static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
 {
@@ -309,12 +317,9 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         if (strcmp(v->paper, "sbo") == 0 && strcmp(v->algo, "train") == 0
             && v->backend == SBO_TEST_BACKEND && nv < 4)
             list[nv++] = v;
-    /* RB_TEST_VARIANT=NAME runs that variant's life cycles only (a
-     * sanitizer's run of one training need not wait for the other). */
-    const char *only = getenv("RB_TEST_VARIANT");
     int nrun = 0;
     for (int i = 0; i < nv; i++)
-        nrun += !only || !*only || strcmp(only, list[i]->name) == 0;
+        nrun += is_run(list[i]);
     /* Kernels 9 + cuBLAS per precision; life cycles per variant run,
      * precision and size. */
     tap_plan(1 + 2 * (9 + blas) + nrun * 2 * NSIZES * LIFE_CHECKS);
@@ -341,7 +346,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
             gemm_check(&ctx, prec, 37, 75, 1);
     }
     for (int i = 0; i < nv; i++)
-        for (int k = 0; k < 2 && (!only || !*only || strcmp(only, list[i]->name) == 0); k++)
+        for (int k = 0; k < 2 && is_run(list[i]); k++)
             for (int z = 0; z < NSIZES; z++)
                 life_cycle(list[i], &ctx, k ? RB_PREC_F64 : RB_PREC_F32, z,
                            blas && (z + i) % 2 == 0, seed + (uint64_t)(i * 16 + k * 8 + z));

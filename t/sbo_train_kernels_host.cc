@@ -81,7 +81,7 @@ static void sort_pass(int m, int ntiles, int block, int nb, int len, const sbo_r
                       std::vector<int> &tiles, int *out, int *counts)
 {
     const int chunk = (m + ntiles - 1) / ntiles;
-    tiles.assign((size_t)SBO_RADIX_BUCKETS * ntiles, -1);
+    tiles.assign((size_t)SBO_SORT_BUCKETS * ntiles, -1);
     gpu_emu_launch(ntiles, 1, block, [&] {
         sbo_radix_count<T>(m, chunk, nb, src, tiles.data());
     });
@@ -105,12 +105,12 @@ template <typename T> static void select_check(int m, int W, int nb, int p, int 
         ntile[best[i]]++;
     }
     normal(Y, Yd, (size_t)p * m);
-    const int passes = (int)(8 * sizeof(T)) / SBO_RADIX_BITS;
+    const int passes = (int)(8 * sizeof(T)) / SBO_SORT_BITS;
     const int *in = nullptr;
     for (int k = 0; k < passes; k++) {
         int *out = k == passes - 1 ? idx.data() : k % 2 ? seq.data() : order.data();
-        const sbo_radix_src<T> src = { nullptr, r.data(), in, k * SBO_RADIX_BITS };
-        sort_pass<T>(m, ntiles, block, SBO_RADIX_BUCKETS, k == passes - 1 ? W : m, src, tiles,
+        const sbo_radix_src<T> src = { nullptr, r.data(), in, k * SBO_SORT_BITS };
+        sort_pass<T>(m, ntiles, block, SBO_SORT_BUCKETS, k == passes - 1 ? W : m, src, tiles,
                      out, nullptr);
         in = out;
     }

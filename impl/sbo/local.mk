@@ -81,4 +81,4 @@ librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
 # How the own batched GEMM splits K (the CUDA, HIP and OpenCL kernels').
-EXTRA_DIST += %reldir%/sbo_gemm_split.h
+EXTRA_DIST += %reldir%/sbo_gemm_split.h %reldir%/sbo_sort.h

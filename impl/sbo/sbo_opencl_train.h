@@ -24,13 +24,6 @@ enum sbo_tk {
 };
 extern const char *const sbo_tk_names[SBO_TK_N];
 
-/* The sort's digits (sbo_train_select.cl's SBO_RADIX_BUCKETS: 8 bits, and
- * the `blocks` axis's most) and the most chunks it takes (every group of
- * sbo_radix_scatter reads all their counts). */
-#define SBO_CL_RADIX_BITS 8
-#define SBO_CL_RADIX_BUCKETS (1 << SBO_CL_RADIX_BITS)
-#define SBO_CL_RADIX_TILES 128
-
 /* Representation passes whose RMSE partial sums wait on the device, to be
  * read back together. */
 #define SBO_CL_PASSES 32

@@ -9,6 +9,7 @@
 #include "harness/timer.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gemm_split.h"
+#include "impl/sbo/sbo_sort.h"
 #include "impl/sbo/sbo_opencl_train.h"
 
 extern const char rb_cl_sbo_represent[], rb_cl_sbo_train_select[], rb_cl_sbo_train_gemm[];
@@ -49,7 +50,7 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
         { &t->best, m * I }, { &t->energy, m * sz }, { &t->ynorm, m * sz },
         { &t->r, m * sz }, { &t->part, SBO_CL_PASSES * (size_t)t->npart * sz },
         { &t->idx, m * I }, { &t->order, m * I }, { &t->seq, m * I },
-        { &t->tiles, SBO_CL_RADIX_BUCKETS * (size_t)t->ntiles * I }, { &t->cnt, L * I },
+        { &t->tiles, SBO_SORT_BUCKETS * (size_t)t->ntiles * I }, { &t->cnt, L * I },
         { &t->flag, L * I }, { &t->offs, 6 * L * sizeof(cl_ulong) },
         { &t->Ysub, 2 * p * m * sz }, { &t->C, L * p * m * sz }, { &t->M, L * p * p * sz },
         { &t->U, L * p * p * sz }, { &t->V, L * p * p * sz }, { &t->W, L * p * p * sz },
@@ -108,8 +109,9 @@ static int build(struct rb_case *c, struct sbo_cl_train *t)
     for (size_t wg = ns_group(t);; wg /= 2) {
         char opts[300];
         int n = snprintf(opts, sizeof opts, "-D REAL=%s -D SBO_FP64=%d -D SBO_P=%d -D SBO_S=%d "
-                         "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d", t->f64 ? "double" : "float",
-                         t->f64, t->p, t->s, SBO_GEMM_TM, SBO_GEMM_KT);
+                         "-D SBO_GEMM_TM=%d -D SBO_GEMM_KT=%d -D SBO_SORT_BITS=%d",
+                         t->f64 ? "double" : "float", t->f64, t->p, t->s, SBO_GEMM_TM,
+                         SBO_GEMM_KT, SBO_SORT_BITS);
         ns_options(t, wg, opts + n, sizeof opts - (size_t)n);
         cl_program prog;
         int rc = rb_opencl_program_parts(c, 5, names, srcs, opts, &prog);
@@ -156,9 +158,7 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
     t->sz = t->f64 ? sizeof(double) : sizeof(float);
     const int groups = (t->m + t->wg - 1) / t->wg;
     t->npart = groups < 256 ? groups : 256;
-    t->ntiles = groups < SBO_CL_RADIX_TILES ? groups : SBO_CL_RADIX_TILES;
-    t->chunk = ((t->m + t->ntiles - 1) / t->ntiles + t->wg - 1) / t->wg * t->wg;
-    t->ntiles = (t->m + t->chunk - 1) / t->chunk;
+    t->ntiles = sbo_sort_chunks(t->m, t->wg, &t->chunk);
     t->cnt_h = calloc(2 * (size_t)t->L, sizeof *t->cnt_h);
     t->offs_h = calloc(9 * (size_t)t->L, sizeof *t->offs_h);
     t->part_h = malloc(SBO_CL_PASSES * (size_t)t->npart * t->sz);

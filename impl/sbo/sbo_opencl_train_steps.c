@@ -8,6 +8,7 @@
 #include <string.h>
 #include "impl/sbo/sbo_gemm_split.h"
 #include "impl/sbo/sbo_opencl_train.h"
+#include "impl/sbo/sbo_sort.h"
 
 static size_t round_up(size_t x, size_t to)
 {
@@ -178,13 +179,13 @@ static int radix_pass(struct rb_case *c, struct sbo_cl_train *t, int nb, int by_
  * keeps the first W, in idx. */
 int sbo_cl_worst(struct rb_case *c, struct sbo_cl_train *t, int W)
 {
-    const int passes = (int)(8 * t->sz) / SBO_CL_RADIX_BITS;
+    const int passes = (int)(8 * t->sz) / SBO_SORT_BITS;
     cl_mem in = t->seq;         /* not read by the first pass */
     int rc = 0;
     for (int k = 0; k < passes && rc == 0; k++) {
         const int last = k == passes - 1;
         cl_mem out = last ? t->idx : k % 2 ? t->seq : t->order;
-        rc = radix_pass(c, t, SBO_CL_RADIX_BUCKETS, 0, k == 0, in, k * SBO_CL_RADIX_BITS,
+        rc = radix_pass(c, t, SBO_SORT_BUCKETS, 0, k == 0, in, k * SBO_SORT_BITS,
                         last ? W : t->m, out, 0);
         in = out;
     }

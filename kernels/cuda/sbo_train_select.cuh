@@ -14,6 +14,7 @@
 #define SBO_TRAIN_SELECT_CUH
 
 #include "kernels/cuda/sbo_common.cuh"
+#include "impl/sbo/sbo_sort.h"
 
 // The most threads a block of the training's kernels: sizes their static
 // shared arrays (a double each: 2 KB).
@@ -85,11 +86,6 @@ sbo_energy_update(int m, const T *__restrict__ ynorm, const T *__restrict__ ener
 // sbo_radix_count counts its digits, sbo_radix_scatter finds from all the
 // chunks' counts where its signals of each digit start and moves them
 // there in order.
-#define SBO_RADIX_BITS 8
-#define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
-// The most chunks a sort takes: every block of the scatter reads all their
-// counts.
-#define SBO_RADIX_TILES 128
 
 // A key whose ascending order is v's descending order, ties kept equal:
 // -0 as +0 (they compare equal), every NaN first (the worst represented).
@@ -125,7 +121,7 @@ __device__ __forceinline__ int sbo_radix_digit(const sbo_radix_src<T> &src, int 
     if (src.best)
         return src.best[k];
     const T v = src.r[src.seq ? src.seq[k] : k];
-    return (int)(sbo_radix_key(v) >> src.shift) & (SBO_RADIX_BUCKETS - 1);
+    return (int)(sbo_radix_key(v) >> src.shift) & (SBO_SORT_BUCKETS - 1);
 }
 
 // Sort, 1 of 2: tiles[g nb + d] the signals of digit d (below nb) among
@@ -134,7 +130,7 @@ template <typename T>
 static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_radix_count(int m, int chunk, int nb, sbo_radix_src<T> src, int *__restrict__ tiles)
 {
-    __shared__ int hist[SBO_RADIX_BUCKETS];
+    __shared__ int hist[SBO_SORT_BUCKETS];
     const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x;
     const int end = min(m, (g + 1) * chunk);
     for (int d = lid; d < nb; d += n)
@@ -160,7 +156,7 @@ static __global__ void __launch_bounds__(SBO_TRAIN_MAX_BLOCK)
 sbo_radix_scatter(int m, int chunk, int nb, int len, sbo_radix_src<T> src,
                   const int *__restrict__ tiles, int *__restrict__ out, int *__restrict__ counts)
 {
-    __shared__ int base[SBO_RADIX_BUCKETS], start[SBO_RADIX_BUCKETS], lb[SBO_TRAIN_MAX_BLOCK];
+    __shared__ int base[SBO_SORT_BUCKETS], start[SBO_SORT_BUCKETS], lb[SBO_TRAIN_MAX_BLOCK];
     const int lid = threadIdx.x, n = blockDim.x, g = blockIdx.x, ntiles = gridDim.x;
     for (int d = lid; d < nb; d += n) {
         int before = 0, total = 0;

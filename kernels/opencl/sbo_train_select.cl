@@ -67,8 +67,8 @@ __kernel void sbo_energy_update(const int m, __global const REAL *ynorm,
  * where its signals of each digit start and moves them there in order.
  * The digit of position k is best[k] when by_block, else bits shift ..
  * shift + 7 of the key of r[seq[k]] (r[k] when first). */
-#define SBO_RADIX_BITS 8
-#define SBO_RADIX_BUCKETS (1 << SBO_RADIX_BITS)
+/* SBO_SORT_BITS comes from the host (impl/sbo/sbo_sort.h). */
+#define SBO_SORT_BUCKETS (1 << SBO_SORT_BITS)
 
 /* A key whose ascending order is v's descending order, ties kept equal:
  * -0 as +0 (they compare equal), every NaN first (the worst represented). */
@@ -93,7 +93,7 @@ static int digit_of(const int by_block, __global const int *best, __global const
 {
     if (by_block)
         return best[k];
-    return (int)(key_of(r[first ? k : seq[k]]) >> shift) & (SBO_RADIX_BUCKETS - 1);
+    return (int)(key_of(r[first ? k : seq[k]]) >> shift) & (SBO_SORT_BUCKETS - 1);
 }
 
 /* Sort, 1 of 2: tiles[g nb + d] the signals of digit d (below nb) among
