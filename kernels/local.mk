@@ -11,8 +11,9 @@ EXTRA_DIST += %reldir%/cuda/givens_table.cuh %reldir%/cuda/givens_paper_forward.
 # OpenCL kernels: embedded by the .cl.c rule (the nodist_ C files are listed
 # with the library that links them), shipped as sources.
 EXTRA_DIST += %reldir%/opencl/givens_common.cl %reldir%/opencl/givens_paper_forward.cl \
-	%reldir%/opencl/givens_fused_forward.cl %reldir%/opencl/givens_paper_backward.cl \
-	%reldir%/opencl/givens_fused_engine.cl %reldir%/opencl/givens_fused_backward.cl
+	%reldir%/opencl/givens_paper_backward.cl %reldir%/opencl/givens_table.cl \
+	%reldir%/opencl/givens_slab.cl %reldir%/opencl/givens_fused.cl \
+	%reldir%/opencl/givens_apply_engine.cl %reldir%/opencl/givens_apply.cl
 EXTRA_DIST += %reldir%/opencl/sammon_common.cl %reldir%/opencl/sammon_standard.cl \
 	%reldir%/opencl/sammon_modified.cl %reldir%/opencl/sammon_tiled.cl
 # The Sammon kernels of CUDA and HIP (what both compile), shipped as headers.

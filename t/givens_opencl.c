@@ -32,8 +32,8 @@ struct tcase {
     void *out;                  /* U or dtheta after the run, for the paper/fused pairs */
 };
 
-/* In an order where the CPU's turn of slots x cols pairs (below) meets every
- * slots value: sizes 2, 6, 33 and 130 take only slots 1. */
+/* In an order where the CPU's turn of slots x cols pairs (below) meets the
+ * slots values: sizes 2, 6, 33 and 130 take only slots 1. */
 static const int sizes[][2] = {
     { 2, 0 }, { 3, 0 }, { 7, 0 }, { 64, 0 }, { 6, 0 }, { 33, 0 }, { 16, 5 }, { 64, 20 }, { 130, 0 }
 };
@@ -47,13 +47,14 @@ static const int apply_sizes[][3] = {
 };
 #define NAPPLY ((int)(sizeof apply_sizes / sizeof apply_sizes[0]))
 
-/* On a GPU every value of the axes' default lists, at every size.  On a CPU
- * device, where each new program and group size costs a compile, the odd
- * wg 7 (the reduction's fold) and, for the fused kernels, one slots x cols
- * pair per size from the first CPU_PAIRS, which meet every value of both
- * axes, taken in turn (the next that fits when slots does not divide n/2). */
+/* On a GPU many slots x cols pairs at every size.  On a CPU device, where
+ * each new program and group size costs a compile, the odd wg 7 (the
+ * reduction's fold) and one slots x cols pair per size from the first
+ * CPU_PAIRS, taken in turn (the next that fits when slots does not divide
+ * n/2); sizes i, i + 4, ... start at pair i % 4. */
 #define CPU_PAIRS 4
 static const long long wg_gpu[] = { 64, 128, 256, 7 }, wg_cpu[] = { 64, 7 };
+/* Apply mode (givens_apply_engine.cl). */
 static const long long fused_pairs[][2] = {
     { 1, 1 }, { 2, 8 }, { 4, 4 }, { 8, 2 }, { 1, 2 }, { 1, 4 }, { 1, 8 }, { 2, 1 },
     { 2, 2 }, { 2, 4 }, { 4, 1 }, { 4, 2 }, { 4, 8 }, { 8, 1 }, { 8, 4 }, { 8, 8 }
@@ -64,6 +65,20 @@ static const long long two_pairs[][2] = {
     { 1, 1 }, { 2, 4 }, { 4, 2 }, { 8, 1 }, { 1, 2 }, { 1, 4 }, { 2, 1 }, { 2, 2 },
     { 4, 1 }, { 4, 4 }, { 8, 2 }, { 8, 4 }
 };
+/* The fused kernels (givens_slab.cl).  On the CPU: two groups of 4 columns
+ * (f32) at slots 2 (n = 7, 16), two of 4 (f32) or four of 2 (f64) at slots
+ * 16 (n = 64), one of 4 at slots 1 (f32, n = 3, 33); the backward's widest
+ * slab at slots 1 and 8, two columns at slots 2. */
+static const long long slab_pairs[][2] = {
+    { 1, 1 }, { 1, 4 }, { 2, 8 }, { 16, 8 }, { 1, 2 }, { 2, 1 }, { 4, 4 }, { 4, 8 },
+    { 4, 16 }, { 8, 8 }, { 8, 16 }, { 16, 4 }, { 16, 16 }
+};
+static const long long slab_two_pairs[][2] = {
+    { 1, 1 }, { 1, 4 }, { 2, 2 }, { 8, 4 }, { 2, 4 }, { 4, 4 }, { 8, 1 }, { 16, 2 },
+    { 16, 4 }, { 8, 2 }
+};
+
+#define NPAIRS(a) ((int)(sizeof a / sizeof a[0]))
 
 static int is_paper(const struct rb_variant *v)
 {
@@ -120,14 +135,24 @@ static int plan_size(struct tcase *list, int room, struct tcase t, struct rb_ctx
         }
         return count;
     }
-    int two = is_backward(t.v), npairs = CPU_PAIRS;
-    if (gpu)
-        npairs = two ? (int)(sizeof two_pairs / sizeof two_pairs[0])
-                     : (int)(sizeof fused_pairs / sizeof fused_pairs[0]);
+    const long long (*pairs)[2] = fused_pairs;
+    int npairs = NPAIRS(fused_pairs);
+    if (is_backward(t.v) && is_apply(t.v)) {
+        pairs = two_pairs;
+        npairs = NPAIRS(two_pairs);
+    } else if (is_backward(t.v)) {
+        pairs = slab_two_pairs;
+        npairs = NPAIRS(slab_two_pairs);
+    } else if (!is_apply(t.v)) {
+        pairs = slab_pairs;
+        npairs = NPAIRS(slab_pairs);
+    }
+    if (!gpu)
+        npairs = CPU_PAIRS;
     for (int j = 0; j < npairs && count < room && (gpu || count == 0); j++) {
         int p = gpu ? j : (t.size + j) % npairs;
-        t.a = two ? two_pairs[p][0] : fused_pairs[p][0];
-        t.b = two ? two_pairs[p][1] : fused_pairs[p][1];
+        t.a = pairs[p][0];
+        t.b = pairs[p][1];
         if (admitted(&t, ctx))
             list[count++] = t;
     }

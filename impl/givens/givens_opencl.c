@@ -30,17 +30,40 @@ static enum givens_cl_kind case_kind(const struct rb_case *c)
     return backward ? GIVENS_CL_PAPER_BACKWARD : GIVENS_CL_PAPER_FORWARD;
 }
 
-/* Work-groups of a fused backward: one per slab of cols columns, at most
- * GROUPS_PER_CU per compute unit and GROUPS_MAX in all, since each keeps its
- * own (nt - 1) nt/2 partial sums (givens_fused_backward.cl). */
-enum { GROUPS_PER_CU = 4, GROUPS_MAX = 128 };
+/* Work-groups of a backward sweep: one per slab of cols columns, at most
+ * GROUPS_PER_CU per compute unit, and as many as one buffer of the device
+ * holds their partial sums ((nt - 1) nt/2 values each; givens_fused.cl). */
+enum { GROUPS_PER_CU = 4, GROUPS_FOOTPRINT = 128 };
 
-static int backward_groups(int ncols, int cols, cl_uint units)
+static int backward_groups(int ncols, int cols, cl_uint units, size_t max_alloc,
+                           size_t per_group)
 {
     size_t g = givens_opencl_slabs(ncols, cols), cap = (size_t)units * GROUPS_PER_CU;
-    if (cap < 1 || cap > GROUPS_MAX)
-        cap = GROUPS_MAX;
+    if (cap < 1)
+        cap = 1;
+    if (per_group && max_alloc / per_group < cap)
+        cap = max_alloc / per_group > 0 ? max_alloc / per_group : 1;
     return (int)(g < cap ? g : cap);
+}
+
+void givens_cl_fused_shape(enum givens_cl_kind kind, size_t sz, int cols, int *groups,
+                           int *width)
+{
+    const int most = sz == sizeof(double) ? 2 : 4;
+    *groups = 0;
+    *width = 0;
+    if (kind == GIVENS_CL_FUSED_BACKWARD) {
+        if (cols >= 1 && cols <= 4) {
+            *groups = 1;
+            *width = 2 * cols;
+        }
+        return;
+    }
+    const int w = cols < most ? cols : most;
+    if (w >= 1 && cols % w == 0 && (cols / w == 1 || cols / w == 2 || cols / w == 4)) {
+        *groups = cols / w;
+        *width = w;
+    }
 }
 
 /* Algorithm 3, paper or fused: dtheta from U and Gamma = G X^T. */
@@ -83,19 +106,42 @@ int givens_opencl_admit(struct rb_case *c)
     if (slots < 1 || S % slots)
         return rb_fail(c, RB_ESKIP, "slots=%lld does not divide the %lld slots of n=%lld",
                        slots, S, n);
-    if ((size_t)(S / slots) > maxwg)
-        return rb_fail(c, RB_ESKIP, "%lld work-items per group (n=%lld, slots=%lld) > %zu of %s",
-                       S / slots, n, slots, maxwg, cl->name);
+    enum givens_cl_kind kind = case_kind(c);
+    int groups = 1, width = 0;
+    if (!givens_cl_apply(kind)) {
+        givens_cl_fused_shape(kind, rb_prec_size(c->prec), (int)cols, &groups, &width);
+        if (!groups)
+            return rb_fail(c, RB_ESKIP, "cols=%lld is no 1, 2 or 4 groups of the fused %s's "
+                           "columns (%s)", cols, kind == GIVENS_CL_FUSED_BACKWARD
+                           ? "backward" : "forward", rb_prec_name(c->prec));
+        if (slots > GIVENS_CL_SLOTS_MAX)
+            return rb_fail(c, RB_ESKIP, "slots=%lld > %d", slots, GIVENS_CL_SLOTS_MAX);
+        if (groups > slots)
+            return rb_fail(c, RB_ESKIP, "cols=%lld: %d column groups need slots >= %d", cols,
+                           groups, groups);
+        /* PoCL 3.1 aborts building this one sweep's work-group function. */
+        if (slots == 2 && S / slots * groups <= 2)
+            return rb_fail(c, RB_ESKIP, "slots=2 with %lld work-items per group: the fused "
+                           "kernels need 3 or more at slots 2", S / slots * groups);
+    } else if (slots > 8) {
+        return rb_fail(c, RB_ESKIP, "slots=%lld > 8 of the apply kernels", slots);
+    }
+    if ((size_t)(S / slots * groups) > maxwg)
+        return rb_fail(c, RB_ESKIP, "%lld work-items per group (n=%lld, slots=%lld, %d column "
+                       "groups) > %zu of %s", S / slots * groups, n, slots, groups, maxwg,
+                       cl->name);
     return 0;
 }
 
-/* The fused backwards' P at GROUPS_MAX groups, an upper bound. */
+/* The backwards' P at GROUPS_FOOTPRINT groups, the most at 32 compute
+ * units: an estimate. */
 size_t givens_opencl_footprint(const struct rb_case *c)
 {
     size_t n = (size_t)rb_case_param(c, "n", 0), sz = rb_prec_size(c->prec);
     size_t nb = (size_t)rb_case_param(c, "batch", 1);
     size_t count = givens_theta_count((int)n, case_m(c)), S = (size_t)rb_rr_slots((int)n);
-    size_t table = (size_t)rb_rr_steps((int)n) * S * 2 * sz, P = table / 2 * GROUPS_MAX;
+    size_t steps = (size_t)rb_rr_steps((int)n), rows = (size_t)givens_cl_table_rows((int)steps);
+    size_t table = rows * S * 2 * sz, P = rows * S * sz * GROUPS_FOOTPRINT;
     size_t bytes = count * sz;
     switch (case_kind(c)) {
     case GIVENS_CL_PAPER_FORWARD:
@@ -168,7 +214,8 @@ int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf,
  * goes on in givens_opencl_apply_setup. */
 static int setup_device(struct rb_case *c, struct givens_opencl *s, const void *theta)
 {
-    size_t nn = (size_t)s->n * s->n, table = (size_t)s->steps * s->S * 2 * s->sz;
+    size_t nn = (size_t)s->n * s->n;
+    size_t table = (size_t)givens_cl_table_rows(s->steps) * s->S * 2 * s->sz;
     int rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->theta);
     if (!rc && !givens_cl_apply(s->kind))
         rc = givens_opencl_buffer(c, s, nn * s->sz, &s->U);
@@ -199,7 +246,9 @@ static int setup_device(struct rb_case *c, struct givens_opencl *s, const void *
         if (!rc)
             rc = givens_opencl_buffer(c, s, (size_t)s->S * s->n * s->sz, &s->A);
     } else if (!rc) {
-        rc = givens_opencl_buffer(c, s, table / 2 * (size_t)s->groups, &s->P);
+        /* The sweep writes its padding steps' sums too (givens_slab.cl). */
+        rc = givens_opencl_buffer(c, s, (size_t)givens_cl_table_rows(s->steps) * s->S * s->sz
+                                            * (size_t)s->groups, &s->P);
     }
     if (!rc)
         rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->dtheta);
@@ -233,10 +282,21 @@ static int setup_host(struct rb_case *c, struct givens_opencl *s)
     s->wg = (int)rb_case_param(c, "wg", 64);
     s->slots = (int)rb_case_param(c, "slots", 1);
     s->cols = (int)rb_case_param(c, "cols", 1);
-    s->width = givens_cl_two_matrices(s->kind) ? 2 * s->cols : s->cols;
-    s->groups = backward_groups(givens_cl_apply(s->kind) ? s->nb : s->n, s->cols, units);
     s->count = givens_theta_count(s->n, s->m);
     s->sz = rb_prec_size(c->prec);
+    s->width = givens_cl_two_matrices(s->kind) ? 2 * s->cols : s->cols;
+    s->cgroups = 1;
+    if (s->kind == GIVENS_CL_FUSED_FORWARD || s->kind == GIVENS_CL_FUSED_BACKWARD) {
+        givens_cl_fused_shape(s->kind, s->sz, s->cols, &s->cgroups, &s->width);
+        if (!s->cgroups)
+            return rb_fail(c, RB_EINVAL, "cols=%d does not split into column groups", s->cols);
+    }
+    cl_ulong max_alloc = 0;
+    clGetDeviceInfo(s->cl->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                    NULL);
+    s->groups = backward_groups(givens_cl_apply(s->kind) ? s->nb : s->n, s->cols, units,
+                                (size_t)max_alloc,
+                                (size_t)givens_cl_table_rows(s->steps) * s->S * s->sz);
     s->theta_d = malloc(s->count * sizeof *s->theta_d);
     if (!s->theta_d)
         return rb_fail(c, RB_ENOMEM, "angles for n=%d", s->n);

@@ -12,12 +12,12 @@
 enum givens_cl_kernel {
     GIVENS_CL_IDENTITY,         /* givens_paper_forward.cl */
     GIVENS_CL_STEP,
-    GIVENS_CL_TABLE,            /* givens_fused_engine.cl */
-    GIVENS_CL_FUSED,            /* givens_fused_forward.cl */
-    GIVENS_CL_APPLY,
-    GIVENS_CL_BACKWARD,         /* givens_fused_backward.cl */
-    GIVENS_CL_APPLY_JVP,
+    GIVENS_CL_TABLE,            /* givens_table.cl */
     GIVENS_CL_FINISH,
+    GIVENS_CL_FUSED,            /* givens_fused.cl, on givens_slab.cl */
+    GIVENS_CL_BACKWARD,
+    GIVENS_CL_APPLY,            /* givens_apply.cl, on givens_apply_engine.cl */
+    GIVENS_CL_APPLY_JVP,
     GIVENS_CL_TRANSPOSE,        /* givens_paper_backward.cl */
     GIVENS_CL_ROTATE,
     GIVENS_CL_SET_A,
@@ -36,7 +36,8 @@ enum givens_cl_kind {
     GIVENS_CL_APPLY_BACKWARD
 };
 
-/* 1 for the kinds on the fused engine (givens_fused_engine.cl). */
+/* 1 for the kinds that sweep a rotation table: the fused kernels
+ * (givens_slab.cl) and apply mode (givens_apply_engine.cl). */
 static inline int givens_cl_engine(enum givens_cl_kind kind)
 {
     return kind != GIVENS_CL_PAPER_FORWARD && kind != GIVENS_CL_PAPER_BACKWARD;
@@ -55,14 +56,33 @@ static inline int givens_cl_apply(enum givens_cl_kind kind)
     return kind == GIVENS_CL_APPLY_FORWARD || kind == GIVENS_CL_APPLY_BACKWARD;
 }
 
+/* The most slots per work-item of the fused kernels, and the rows of the
+ * rotation table for `steps` steps: a sweep of the fused kernels pads them
+ * to a multiple of its slots (givens_slab.cl), 1 to 16. */
+#define GIVENS_CL_SLOTS_MAX 16
+static inline int givens_cl_table_rows(int steps)
+{
+    return (steps + GIVENS_CL_SLOTS_MAX - 1) / GIVENS_CL_SLOTS_MAX * GIVENS_CL_SLOTS_MAX;
+}
+
+/* Column groups per work-group (WG) and values per row of a group (W) of a
+ * fused kind for the case's cols: the forward holds groups of up to 4 (f32)
+ * or 2 (f64) columns of U; the backward one group, cols columns of M and
+ * the same of V.  0 groups where cols does not split so. */
+void givens_cl_fused_shape(enum givens_cl_kind kind, size_t sz, int cols, int *groups,
+                           int *width);
+
 /* One case's host and device data.  "prec" arrays hold float or double. */
 struct givens_opencl {
     enum givens_cl_kind kind;
     int n, m, nb;               /* m = 0: all rows; nb: columns of X (apply) */
     int nt, S, steps;           /* padded size, slots per step, steps */
+    int nsteps;                 /* steps of a sweep: steps, padded for the fused kinds */
     int wg, slots, cols, tile;  /* tunables; tile: side of the transpose's tile */
-    int width;                  /* values per slab row: cols, or 2 cols (two matrices) */
-    int groups;                 /* work-groups of a fused backward (givens_cl_two_matrices) */
+    int width;                  /* values per slab row: cols, or 2 cols (two matrices);
+                                   the fused forward's per column group */
+    int cgroups;                /* column groups per work-group of the fused kinds, else 1 */
+    int groups;                 /* work-groups of a backward sweep (givens_cl_two_matrices) */
     size_t count, sz;           /* angles N; bytes of one element */
     double *theta_d;            /* the angles in fp64, as the device sees them */
     double *G, *X;              /* fp64 draws: Gamma = G X^T, both n x
@@ -81,15 +101,18 @@ extern const struct rb_variant givens_opencl_variants[];
 
 /* The tunables of the OpenCL variants (sizes: givens_gpu_sizes, or
  * givens_apply_sizes): wg of the paper's kernels; slots and cols of the fused
- * ones, cols up to 4 where a slab holds two matrices. */
+ * and apply ones, cols up to 4 where a slab holds two matrices. */
 extern const struct rb_axis givens_wg_axis[];
 extern const struct rb_axis givens_fused_axes[];
 extern const struct rb_axis givens_fused_backward_axes[];
+extern const struct rb_axis givens_apply_axes[];
+extern const struct rb_axis givens_apply_backward_axes[];
 
 /* RB_ESKIP when m > n, the device lacks fp64 for an f64 case, or the
  * tunables do not fit (wg above the device's work-group size; slots not
- * dividing the nt/2 slots, or nt/2 / slots work-items above the device's;
- * cols or batch below 1). */
+ * dividing the nt/2 slots, or the work-group's (nt/2 / slots) column groups
+ * above the device's work-items; cols or batch below 1, or cols not a whole
+ * number of a fused kind's column groups). */
 int givens_opencl_admit(struct rb_case *c);
 /* Device bytes of the case's buffers. */
 size_t givens_opencl_footprint(const struct rb_case *c);

@@ -50,7 +50,7 @@ static int draw(struct rb_case *c, struct givens_opencl *s)
 
 int givens_opencl_apply_setup(struct rb_case *c, struct givens_opencl *s)
 {
-    size_t len = (size_t)s->n * s->nb, table = (size_t)s->steps * s->S * 2 * s->sz;
+    size_t len = (size_t)s->n * s->nb;
     int rc = draw(c, s);
     if (!rc)
         rc = upload_matrix(c, s, s->X, &s->Xd);
@@ -64,7 +64,8 @@ int givens_opencl_apply_setup(struct rb_case *c, struct givens_opencl *s)
     }
     rc = upload_matrix(c, s, s->G, &s->GY);
     if (!rc)
-        rc = givens_opencl_buffer(c, s, table / 2 * (size_t)s->groups, &s->P);
+        rc = givens_opencl_buffer(c, s, (size_t)s->steps * s->S * s->sz * (size_t)s->groups,
+                                  &s->P);
     if (!rc)
         rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->dtheta);
     if (!rc)

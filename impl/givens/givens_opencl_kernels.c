@@ -12,26 +12,31 @@ enum source {
     SRC_COMMON,
     SRC_PAPER_FORWARD,
     SRC_PAPER_BACKWARD,
-    SRC_ENGINE,
-    SRC_FUSED_FORWARD,
-    SRC_FUSED_BACKWARD,
+    SRC_TABLE,
+    SRC_SLAB,
+    SRC_FUSED,
+    SRC_APPLY_ENGINE,
+    SRC_APPLY,
     NSOURCES
 };
 
 extern const char rb_cl_givens_common[];
 extern const char rb_cl_givens_paper_forward[];
 extern const char rb_cl_givens_paper_backward[];
-extern const char rb_cl_givens_fused_engine[];
-extern const char rb_cl_givens_fused_forward[];
-extern const char rb_cl_givens_fused_backward[];
+extern const char rb_cl_givens_table[];
+extern const char rb_cl_givens_slab[];
+extern const char rb_cl_givens_fused[];
+extern const char rb_cl_givens_apply_engine[];
+extern const char rb_cl_givens_apply[];
 
 static const char *const source_names[NSOURCES] = {
-    "givens_common", "givens_paper_forward", "givens_paper_backward",
-    "givens_fused_engine", "givens_fused_forward", "givens_fused_backward"
+    "givens_common", "givens_paper_forward", "givens_paper_backward", "givens_table",
+    "givens_slab", "givens_fused", "givens_apply_engine", "givens_apply"
 };
 static const char *const sources[NSOURCES] = {
     rb_cl_givens_common, rb_cl_givens_paper_forward, rb_cl_givens_paper_backward,
-    rb_cl_givens_fused_engine, rb_cl_givens_fused_forward, rb_cl_givens_fused_backward
+    rb_cl_givens_table, rb_cl_givens_slab, rb_cl_givens_fused, rb_cl_givens_apply_engine,
+    rb_cl_givens_apply
 };
 
 /* Work-items per group of the table and finish kernels (any size works). */
@@ -131,19 +136,35 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
     return 0;
 }
 
-/* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the two
- * exchange buffers of its group.  RB_ESKIP when the kernel or the local
- * memory cannot hold the S / slots work-items of a group. */
+/* The local memory of a sweep kernel's group of T work-items: the apply
+ * engine's two exchange buffers (2 T width values each), or the slab
+ * engine's two staged steps (2 (S / slots) rows of slots + 1 pairs, 1 pair
+ * at one slot) and its exchange (4 T width values). */
+static void sweep_local(const struct givens_opencl *s, int slab, size_t T, size_t bytes[2])
+{
+    const size_t ng = (size_t)(s->S / s->slots), row = s->slots == 1 ? 1 : s->slots + 1;
+    bytes[0] = bytes[1] = 2 * T * (size_t)s->width * s->sz;
+    if (slab) {
+        bytes[0] = 2 * ng * row * 2 * s->sz;
+        bytes[1] = 4 * T * (size_t)s->width * s->sz;
+    }
+}
+
+/* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the
+ * two local buffers of its group.  RB_ESKIP when the kernel or the local
+ * memory cannot hold a group: S / slots work-items per column group. */
 static int sweep_args(struct rb_case *c, struct givens_opencl *s, int k, int nints,
                       const int *ints, int nmems, const cl_mem *mems)
 {
-    size_t T = (size_t)(s->S / s->slots), xbytes = 2 * T * (size_t)s->width * s->sz;
+    const int slab = k == GIVENS_CL_FUSED || k == GIVENS_CL_BACKWARD;
+    size_t T = (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes[2];
+    sweep_local(s, slab, T, bytes);
     cl_kernel kern = s->k[k];
     for (int a = 0; a < nints; a++)
         RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)a, sizeof ints[a], &ints[a]));
     RB_CL_CHECK(c, set_args(kern, (cl_uint)nints, nmems, mems));
-    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems), xbytes, NULL));
-    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems + 1), xbytes, NULL));
+    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems), bytes[0], NULL));
+    RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems + 1), bytes[1], NULL));
     struct rb_opencl_kernel_info info;
     cl_ulong local_mem = 0;
     clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
@@ -171,25 +192,31 @@ static int aux_local(struct rb_case *c, struct givens_opencl *s, int k)
 }
 
 /* The rotation table and the sweep kernels of the mask `kernels` (and the
- * finish kernel if named) for s->slots and s->width; the buffers they name
- * must exist. */
+ * finish kernel if named) for s->slots, s->width and s->cgroups: the fused
+ * kernels on the slab engine, whose sweeps run s->nsteps (the steps padded
+ * to a multiple of slots), or the apply kernels; the buffers they name must
+ * exist. */
 static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned kernels)
 {
-    char extra[96];
-    snprintf(extra, sizeof extra, "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d", s->slots, s->width);
-    unsigned srcs = BIT(SRC_COMMON) | BIT(SRC_ENGINE) | BIT(SRC_FUSED_FORWARD);
-    if (kernels & BIT(GIVENS_CL_FINISH))
-        srcs |= BIT(SRC_FUSED_BACKWARD);
+    const int slab = (kernels & (BIT(GIVENS_CL_FUSED) | BIT(GIVENS_CL_BACKWARD))) != 0;
+    char extra[128];
+    snprintf(extra, sizeof extra, "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d -D GIVENS_GROUPS=%d",
+             s->slots, s->width, s->cgroups);
+    unsigned srcs = BIT(SRC_COMMON) | BIT(SRC_TABLE);
+    srcs |= slab ? BIT(SRC_SLAB) | BIT(SRC_FUSED) : BIT(SRC_APPLY_ENGINE) | BIT(SRC_APPLY);
+    s->nsteps = slab ? (s->steps + s->slots - 1) / s->slots * s->slots : s->steps;
     int rc = build(c, s, srcs, extra, kernels | BIT(GIVENS_CL_TABLE));
     if (rc)
         return rc;
     const cl_mem table[2] = { s->theta, s->cs }, finish[2] = { s->P, s->dtheta };
     RB_CL_CHECK(c, set_schedule(s->k[GIVENS_CL_TABLE], s, 0));
-    RB_CL_CHECK(c, set_args(s->k[GIVENS_CL_TABLE], 3, 2, table));
+    RB_CL_CHECK(c, clSetKernelArg(s->k[GIVENS_CL_TABLE], 3, sizeof s->nsteps, &s->nsteps));
+    RB_CL_CHECK(c, set_args(s->k[GIVENS_CL_TABLE], 4, 2, table));
     if ((rc = aux_local(c, s, GIVENS_CL_TABLE)))
         return rc;
-    /* Each sweep kernel takes n, nt (and nb in apply mode), then buffers. */
-    const int ints[3] = { s->n, s->nt, s->nb };
+    /* Each sweep kernel takes n, nt, then nsteps (fused) or nb (apply), then
+     * buffers. */
+    const int ints[3] = { s->n, s->nt, slab ? s->nsteps : s->nb };
     const cl_mem fused[2] = { s->cs, s->U }, applied[3] = { s->cs, s->Xd, s->Y };
     const cl_mem bwd[4] = { s->cs, s->U, s->gamma, s->P };
     const cl_mem jvp[5] = { s->cs, s->Y, s->GY, s->P, s->dX };
@@ -197,8 +224,8 @@ static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned k
         int k, nints, nmems;
         const cl_mem *mems;
     } sweeps[] = {
-        { GIVENS_CL_FUSED, 2, 2, fused }, { GIVENS_CL_APPLY, 3, 3, applied },
-        { GIVENS_CL_BACKWARD, 2, 4, bwd }, { GIVENS_CL_APPLY_JVP, 3, 5, jvp },
+        { GIVENS_CL_FUSED, 3, 2, fused }, { GIVENS_CL_APPLY, 3, 3, applied },
+        { GIVENS_CL_BACKWARD, 3, 4, bwd }, { GIVENS_CL_APPLY_JVP, 3, 5, jvp },
     };
     for (size_t j = 0; j < sizeof sweeps / sizeof sweeps[0]; j++)
         if ((kernels & BIT(sweeps[j].k))
@@ -275,10 +302,10 @@ static void kernel_release(struct givens_opencl *s, int k)
 static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
 {
     const int k = s->kind == GIVENS_CL_APPLY_BACKWARD ? GIVENS_CL_APPLY : GIVENS_CL_FUSED;
-    const int slots = s->slots, cols = s->cols, width = s->width;
+    const int slots = s->slots, cols = s->cols, width = s->width, cgroups = s->cgroups;
     size_t maxwg = givens_opencl_max_wg(s->cl);
     int rc = RB_ESKIP;
-    s->cols = s->width = 1;
+    s->cols = s->width = s->cgroups = 1;
     for (s->slots = 1; s->slots <= 8 && rc == RB_ESKIP; s->slots *= 2)
         if (s->S % s->slots == 0 && (size_t)(s->S / s->slots) <= maxwg) {
             rc = prepare_sweeps(c, s, BIT(k));
@@ -293,6 +320,7 @@ static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
     s->slots = slots;
     s->cols = cols;
     s->width = width;
+    s->cgroups = cgroups;
     return rc;
 }
 

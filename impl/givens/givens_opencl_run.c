@@ -77,7 +77,7 @@ int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int 
                                 size_t groups, cl_event *first, cl_event *last)
 {
     const size_t tl = s->local[GIVENS_CL_TABLE], T = s->local[k];
-    const size_t tg = round_up((size_t)s->steps * (size_t)s->S, tl), fg = groups * T;
+    const size_t tg = round_up((size_t)s->nsteps * (size_t)s->S, tl), fg = groups * T;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[GIVENS_CL_TABLE], 1, NULL, &tg,
                                           rb_fault_local_size(c, &tl), 0, NULL, first));
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[k], 1, NULL, &fg,
@@ -99,7 +99,7 @@ int givens_opencl_run_fused(struct rb_case *c)
     const int two = givens_cl_two_matrices(s->kind);
     const size_t groups = two ? (size_t)s->groups
                               : givens_opencl_slabs(givens_cl_apply(s->kind) ? s->nb : s->n,
-                                                    s->width);
+                                                    s->width * s->cgroups);
     events_release(s);
     int rc = givens_opencl_enqueue_sweep(c, s, sweep[s->kind], groups, &s->first,
                                          two ? NULL : &s->last);

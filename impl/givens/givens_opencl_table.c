@@ -16,33 +16,67 @@ const struct rb_axis givens_wg_axis[] = {
     { 0 }
 };
 
-/* slots and cols: the full grid by default; one point, the best of PoCL's
- * grid at n = 256 and 512, for the presets.  admit skips what a size cannot
- * take. */
+/* The fused kernels (givens_slab.cl): slots and cols, the full grid by
+ * default; one point for the presets, the best at n = 2048 on the H200
+ * (README).  admit skips what a size, precision or device cannot take. */
+static const long long slab_slots[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
+static const long long slab_cols[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
+static const long long slab_slots_one[] = { 8, RB_AXIS_END };
+static const long long slab_cols_one[] = { 8, RB_AXIS_END };
+static const long long slab_bwd_cols[] = { 1, 2, 4, RB_AXIS_END };
+static const long long slab_bwd_slots_one[] = { 8, RB_AXIS_END };
+static const long long slab_bwd_cols_one[] = { 4, RB_AXIS_END };
+
+const struct rb_axis givens_fused_axes[] = {
+    { .name = "slots", .help = "fused forward: consecutive slots (pairs) per work-item, "
+                               "1, 2, 4, 8 or 16; must divide n/2 rounded up",
+      .min = 1, .max = 16, .deflt = slab_slots, .quick = slab_slots_one,
+      .paper = slab_slots_one },
+    { .name = "cols", .help = "fused forward: columns of U per work-group, in 1, 2 or 4 "
+                              "groups of up to 4 (f64: 2) columns",
+      .min = 1, .max = 16, .deflt = slab_cols, .quick = slab_cols_one, .paper = slab_cols_one },
+    { 0 }
+};
+
+const struct rb_axis givens_fused_backward_axes[] = {
+    { .name = "slots", .help = "fused backward: consecutive slots (pairs) per work-item, "
+                               "1, 2, 4, 8 or 16; must divide n/2 rounded up",
+      .min = 1, .max = 16, .deflt = slab_slots, .quick = slab_bwd_slots_one,
+      .paper = slab_bwd_slots_one },
+    { .name = "cols", .help = "fused backward: columns of each of the two matrices per "
+                              "work-group, 1, 2 or 4",
+      .min = 1, .max = 4, .deflt = slab_bwd_cols, .quick = slab_bwd_cols_one,
+      .paper = slab_bwd_cols_one },
+    { 0 }
+};
+
+/* Apply mode (givens_apply_engine.cl): slots and cols, the full grid by
+ * default; one point, the best of PoCL's grid at n = 256 and 512, for the
+ * presets. */
 static const long long slots_deflt[] = { 1, 2, 4, 8, RB_AXIS_END };
 static const long long slots_one[] = { 2, RB_AXIS_END };
 static const long long cols_deflt[] = { 1, 2, 4, 8, RB_AXIS_END };
 static const long long cols_one[] = { 8, RB_AXIS_END };
 
-const struct rb_axis givens_fused_axes[] = {
-    { .name = "slots", .help = "fused forward: consecutive slots (pairs) per work-item, "
-                               "1, 2, 4 or 8; must divide n/2 rounded up",
+const struct rb_axis givens_apply_axes[] = {
+    { .name = "slots", .help = "apply: consecutive slots (pairs) per work-item, 1, 2, 4 "
+                               "or 8; must divide n/2 rounded up",
       .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_one, .paper = slots_one },
-    { .name = "cols", .help = "fused forward: columns of U per work-group, 1, 2, 4 or 8",
+    { .name = "cols", .help = "apply: columns of X per work-group, 1, 2, 4 or 8",
       .min = 1, .max = 8, .deflt = cols_deflt, .quick = cols_one, .paper = cols_one },
     { 0 }
 };
 
-/* A backward slab holds 2 cols values per row (two matrices), so cols stops
+/* The JVP's slab holds 2 cols values per row (Y and dL/dY), so cols stops
  * at 4. */
 static const long long cols_two[] = { 1, 2, 4, RB_AXIS_END };
 static const long long cols_two_one[] = { 4, RB_AXIS_END };
 
-const struct rb_axis givens_fused_backward_axes[] = {
-    { .name = "slots", .help = "fused backward: consecutive slots (pairs) per work-item, "
+const struct rb_axis givens_apply_backward_axes[] = {
+    { .name = "slots", .help = "apply backward: consecutive slots (pairs) per work-item, "
                                "1, 2, 4 or 8; must divide n/2 rounded up",
       .min = 1, .max = 8, .deflt = slots_deflt, .quick = slots_one, .paper = slots_one },
-    { .name = "cols", .help = "fused backward: columns of each of the two matrices per "
+    { .name = "cols", .help = "apply backward: columns of each of Y and dL/dY per "
                               "work-group, 1, 2 or 4",
       .min = 1, .max = 4, .deflt = cols_two, .quick = cols_two_one, .paper = cols_two_one },
     { 0 }
@@ -61,7 +95,7 @@ const struct rb_variant givens_opencl_variants[] = {
     { .paper = "givens", .algo = "forward", .name = "fused",
       .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
       .sizes = givens_gpu_sizes, .tunables = givens_fused_axes,
-      .doc = "Algorithm 2 in one launch: column slabs per work-group, rows by circle position",
+      .doc = "Algorithm 2 in one launch: column groups per work-group, rows by circle position",
       .available = rb_opencl_available, .footprint = givens_opencl_footprint,
       .admit = givens_opencl_admit, .setup = givens_opencl_setup,
       .run = givens_opencl_run_fused, .verify = givens_opencl_verify,
@@ -87,7 +121,7 @@ const struct rb_variant givens_opencl_variants[] = {
       .work = givens_work },
     { .paper = "givens", .algo = "forward", .name = "apply",
       .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_apply_sizes, .tunables = givens_fused_axes,
+      .sizes = givens_apply_sizes, .tunables = givens_apply_axes,
       .doc = "Y = U X for X of n x batch without forming U, in one launch",
       .available = rb_opencl_available, .footprint = givens_opencl_footprint,
       .admit = givens_opencl_admit, .setup = givens_opencl_setup,
@@ -96,7 +130,7 @@ const struct rb_variant givens_opencl_variants[] = {
       .work = givens_work },
     { .paper = "givens", .algo = "backward", .name = "apply",
       .backend = RB_BACKEND_OPENCL, .precs = RB_PREC_F32 | RB_PREC_F64,
-      .sizes = givens_apply_sizes, .tunables = givens_fused_backward_axes,
+      .sizes = givens_apply_sizes, .tunables = givens_apply_backward_axes,
       .doc = "the batched JVP of Y = U X: dtheta and dX = U^T dY in one launch",
       .available = rb_opencl_available, .footprint = givens_opencl_footprint,
       .admit = givens_opencl_admit, .setup = givens_opencl_setup,

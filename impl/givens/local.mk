@@ -31,10 +31,11 @@ librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \
 	%reldir%/givens_opencl_kernels.c %reldir%/givens_opencl_run.c \
 	%reldir%/givens_opencl_table.c %reldir%/givens_opencl_apply.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/givens_common.c \
-	kernels/opencl/givens_paper_forward.c kernels/opencl/givens_fused_forward.c \
-	kernels/opencl/givens_paper_backward.c kernels/opencl/givens_fused_engine.c \
-	kernels/opencl/givens_fused_backward.c
+	kernels/opencl/givens_paper_forward.c kernels/opencl/givens_paper_backward.c \
+	kernels/opencl/givens_table.c kernels/opencl/givens_slab.c kernels/opencl/givens_fused.c \
+	kernels/opencl/givens_apply_engine.c kernels/opencl/givens_apply.c
 CLEANFILES += kernels/opencl/givens_common.c kernels/opencl/givens_paper_forward.c \
-	kernels/opencl/givens_fused_forward.c kernels/opencl/givens_paper_backward.c \
-	kernels/opencl/givens_fused_engine.c kernels/opencl/givens_fused_backward.c
+	kernels/opencl/givens_paper_backward.c kernels/opencl/givens_table.c \
+	kernels/opencl/givens_slab.c kernels/opencl/givens_fused.c \
+	kernels/opencl/givens_apply_engine.c kernels/opencl/givens_apply.c
 endif RB_HAVE_OPENCL

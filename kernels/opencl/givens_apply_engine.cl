@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The engine of the fused Givens kernels (Hamze, arXiv:2106.00003; notes/
- * givens.md section 11): the rotation table, and one work-group's sweep over
- * every round-robin step on a slab of columns held in private memory.
+/* The engine of the apply-mode Givens kernels (Hamze, arXiv:2106.00003;
+ * notes/givens.md section 5): one work-group's sweep over every round-robin
+ * step on a slab of columns of X held in private memory.
  *
  * Columns evolve independently under row rotations, so a work-group owns a
  * slab of GIVENS_WIDTH columns and runs every step itself, one barrier per
@@ -10,64 +10,25 @@
  * coordinates move one position along the circle (position 0 stays), so a
  * work-item owning GIVENS_SLOTS consecutive slots passes one top value and
  * one bottom value per column and step to its neighbours, through local
- * memory.  Going down the steps (dir > 0, nt-2 ... 0: the forward) tops move
- * to higher slots and bottoms to lower ones; going up (dir < 0, 0 ... nt-2,
- * transposed rotations: the apply-form backward) the other way.
- * Needs givens_common.cl before it. */
+ * memory.  Going down the steps (dir > 0, nt-2 ... 0: Y = U X) tops move to
+ * higher slots and bottoms to lower ones; going up (dir < 0, 0 ... nt-2,
+ * transposed rotations: the JVP) the other way.  The fused forward and
+ * backward, which form U and read it, run on givens_slab.cl.  Needs
+ * givens_common.cl and givens_table.cl before it. */
 
 /* Consecutive slots per work-item (B, the `slots` tunable): 1, 2, 4 or 8. */
 #ifndef GIVENS_SLOTS
 #define GIVENS_SLOTS 1
 #endif
 
-/* Values per row of a slab (WS): the `cols` tunable for the forward kernels;
- * twice it for the backward ones, which hold two matrices side by side. */
+/* Values per row of a slab (WS): the `cols` tunable for Y = U X; twice it
+ * for the JVP, which holds Y and dL/dY side by side. */
 #ifndef GIVENS_WIDTH
 #define GIVENS_WIDTH 1
 #endif
 
 #define B GIVENS_SLOTS
 #define WS GIVENS_WIDTH
-
-/* Entry idx of a (nt - 1) x S table by (step, slot), S = nt / 2: its step
- * and slot, the coordinate `top` at the slot's top position and the slot's
- * pair (i, j), i < j.  0 past the table. */
-int givens_entry(const int nt, const size_t idx, int *step, int *slot, int *top, int *i,
-                 int *j)
-{
-    const int S = nt / 2;
-    if (idx >= (size_t)(nt - 1) * S)
-        return 0;
-    *step = (int)(idx / S);
-    *slot = (int)(idx % S);
-    *top = givens_coord(nt, *step, *slot);
-    const int bot = givens_coord(nt, *step, nt - 1 - *slot);
-    *i = min(*top, bot);
-    *j = max(*top, bot);
-    return 1;
-}
-
-/* cs[step S + slot] = (c, s') for the pair of that slot, S = nt / 2, where s'
- * = s when the slot's top position holds the smaller coordinate i and -s
- * otherwise, so that the sweep rotates top' = c top - s' bot,
- * bot' = s' top + c bot without knowing the orientation.  Dropped pairs (the
- * dummy coordinate of odd n, or i >= m) are the identity (1, 0).  Global:
- * (nt - 1) S work-items, any group size. */
-__kernel void givens_rotation_table(const int n, const int m, const int nt,
-                                    __global const REAL *theta, __global REAL2 *cs)
-{
-    const size_t idx = get_global_id(0);
-    int step, slot, top, i, j;
-    if (!givens_entry(nt, idx, &step, &slot, &top, &i, &j))
-        return;
-    REAL2 v = (REAL2)(1, 0);
-    if (givens_keep(n, m, i, j)) {
-        REAL s;
-        v.x = givens_cos_sin(theta[givens_tri(n, i, j)], &s);
-        v.y = top == i ? s : -s;
-    }
-    cs[idx] = v;
-}
 
 /* Rotate this work-item's B pairs by its rotations `r` of one step; dir < 0
  * applies the transposed rotations. */

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/* The engine of the fused Givens kernels (Hamze, arXiv:2106.00003,
+ * Algorithms 2 and 3 in one launch; notes/givens.md section 11): every step
+ * of the circle-method schedule applied to column slabs that stay in private
+ * memory for the whole sweep.  The design of kernels/cuda/givens_slab.cuh
+ * with the rotation table of givens_table.cl ((c, s'), four operations per
+ * rotation and column).
+ *
+ * Columns evolve independently, so a work-group owns WG = GIVENS_GROUPS
+ * column groups of W = GIVENS_WIDTH values per row (the forward: columns of
+ * U; the backward: columns of M, then the same columns of V), and every
+ * work-item holds B = GIVENS_SLOTS consecutive slots of one group: the top
+ * and the bottom row of each.  Rows are held by circle position; between
+ * steps each value moves one position (tops to the next slot, bottoms to the
+ * previous; notes/givens.md section 3), so a work-item passes out one top and
+ * one bottom row per step and takes in two.  Inside the work-item the move
+ * costs nothing: the arrays are addressed through a rotating offset R, a
+ * constant in each of the B steps the sweep's loop unrolls.  Between
+ * work-items the rows go through local memory, one barrier per step; the
+ * same barrier publishes the next step's rotations, copied from the table
+ * once per work-group for all its column groups (the table is read once per
+ * W WG values of a row), each work-item copying pairs t, t + T, ... so that
+ * neighbours read neighbouring pairs.  A work-item loads its share of a step
+ * two steps ahead into registers and stores it to local memory just before
+ * the barrier that publishes it.  Needs givens_common.cl before it. */
+
+/* Consecutive slots per work-item: 1, 2, 4, 8 or 16. */
+#ifndef GIVENS_SLOTS
+#define GIVENS_SLOTS 1
+#endif
+
+/* Values per row of a column group: its columns (forward), twice them
+ * (backward: M and V side by side). */
+#ifndef GIVENS_WIDTH
+#define GIVENS_WIDTH 1
+#endif
+
+/* Column groups per work-group, a divisor of GIVENS_SLOTS. */
+#ifndef GIVENS_GROUPS
+#define GIVENS_GROUPS 1
+#endif
+
+#define B GIVENS_SLOTS
+#define W GIVENS_WIDTH
+#define WG GIVENS_GROUPS
+
+/* Pairs per slot group's row of a staged step: B, padded to an odd count so
+ * that the work-items of a warp reading their first pair hit distinct
+ * banks. */
+#define GIVENS_ROW (B == 1 ? 1 : B + 1)
+
+/* Table pairs a work-item copies per step: S / T = B / WG. */
+#define GIVENS_MINE (B / WG)
+
+/* Exchange vectors: rows of W values move as vectors of XK. */
+#define GIVENS_VEC4(t) GIVENS_PASTE(t, 4)
+#if W % 4 == 0
+#define XK 4
+#define XVEC GIVENS_VEC4(REAL)
+#elif W % 2 == 0
+#define XK 2
+#define XVEC REAL2
+#else
+#define XK 1
+#define XVEC REAL
+#endif
+
+/* Registers of logical top / bottom slot q after R moves (R < B): tops move
+ * up one slot per step, bottoms down, so the registers rotate the other
+ * way. */
+#define GIVENS_PT(q, R) (((q) - (R) + B) % B)
+#define GIVENS_PB(q, R) (((q) + (R)) % B)
+
+/* Where a work-item is and what it shares: t = w NG + g for slot group g of
+ * column group w; offsets (in vectors) of its outgoing and incoming rows in
+ * parity buffer 0 of the exchange, xsize vectors per parity. */
+typedef struct {
+    int t, g, w, NG, T, S, nt, K;
+    int tout, bout, tin, bin, xsize;
+} givens_slab_ctx;
+
+/* The exchange's routing (kernels/cuda/givens_slab.cuh, givens_slab_here):
+ * [top in | bottom in] by destination work-item.  Tops move up a position,
+ * bottoms down; position nt - 1 goes to 1, position 0 stays.  The top of
+ * slot S - 1 turns into its own bottom; the bottom of slot 0 becomes the top
+ * of slot 1: with B > 1 a slot of work-item g = 0, which takes it in as its
+ * logical top 0 and swaps it into slot 1 (givens_slab_step); with B = 1 it
+ * goes to work-item 1, and work-item 0's top, position 0 itself, comes back
+ * to it unchanged. */
+givens_slab_ctx givens_slab_here(const int nt)
+{
+    givens_slab_ctx c;
+    c.nt = nt;
+    c.K = nt - 1;
+    c.S = nt / 2;
+    c.NG = c.S / B;
+    c.T = (int)get_local_size(0);
+    c.t = (int)get_local_id(0);
+    c.g = c.t % c.NG;
+    c.w = c.t / c.NG;
+    const int V = W / XK, base = c.w * c.NG, bins = c.T * V, last = c.NG - 1;
+    c.xsize = 2 * c.T * V;
+    if (B == 1 && c.g == 0)
+        c.tout = base * V;
+    else
+        c.tout = c.g < last ? (base + c.g + 1) * V : bins + (base + c.g) * V;
+    if (c.g > 0)
+        c.bout = bins + (base + c.g - 1) * V;
+    else if (B == 1 && last > 0)
+        c.bout = (base + 1) * V;
+    else if (B == 1)
+        c.bout = bins + base * V;       /* S = 1: the one pair never moves */
+    else
+        c.bout = base * V;
+    c.tin = c.t * V;
+    c.bin = bins + c.t * V;
+    return c;
+}
+
+/* One row of W values to the exchange and back, as vectors. */
+void givens_slab_put(__local XVEC *dst, const REAL *v)
+{
+    for (int k = 0; k < W / XK; k++) {
+#if XK == 4
+        dst[k] = (XVEC)(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
+#elif XK == 2
+        dst[k] = (XVEC)(v[2 * k], v[2 * k + 1]);
+#else
+        dst[k] = v[k];
+#endif
+    }
+}
+
+void givens_slab_get(__local const XVEC *src, REAL *v)
+{
+    for (int k = 0; k < W / XK; k++) {
+        const XVEC x = src[k];
+#if XK == 4
+        v[4 * k] = x.s0;
+        v[4 * k + 1] = x.s1;
+        v[4 * k + 2] = x.s2;
+        v[4 * k + 3] = x.s3;
+#elif XK == 2
+        v[2 * k] = x.s0;
+        v[2 * k + 1] = x.s1;
+#else
+        v[k] = x;
+#endif
+    }
+}
+
+/* This work-item's share of table row `step` (S pairs): pairs t, t + T, ...
+ * into `held`, or from `held` into their slot group's padded row of stage
+ * `step` & 1. */
+void givens_slab_fetch(const givens_slab_ctx *c, __global const REAL2 *cs, const int step,
+                       REAL2 *held)
+{
+    __global const REAL2 *src = cs + (size_t)step * (size_t)c->S;
+    for (int k = 0; k < GIVENS_MINE; k++)
+        held[k] = src[c->t + k * c->T];
+}
+
+void givens_slab_stage(const givens_slab_ctx *c, __local REAL2 *stages, const int step,
+                       const REAL2 *held)
+{
+    __local REAL2 *dst = stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW);
+    for (int k = 0; k < GIVENS_MINE; k++) {
+        const int p = c->t + k * c->T;
+        dst[(p / B) * GIVENS_ROW + p % B] = held[k];
+    }
+}
+
+/* One step, R moves done so far (R < B; a constant where the sweep calls
+ * it): rotate with the staged coefficients, add the pairs' dot products into
+ * P (the backward: P not NULL; padding steps (>= nt - 1), the identity, into
+ * P's padding rows), pass the boundary rows on, stage the next step,
+ * barrier, take the incoming rows, fetch the step after next.  Nothing
+ * branches between the barriers but on constants: PoCL's work-group
+ * functions cannot take a branch that rejoins between two barriers, so the
+ * last steps stage and fetch rows they never use (row 0), and work-item 0's
+ * swap is a select. */
+void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
+                      __global const REAL2 *cs, __local REAL2 *stages, __local XVEC *xbuf,
+                      REAL2 *held, __global REAL *P, const size_t pstride, const int first,
+                      const int step, const int R)
+{
+    __local const REAL2 *row =
+        stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW) + c->g * GIVENS_ROW;
+    for (int q = 0; q < B; q++) {
+        const REAL2 r = row[q];
+        const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
+        for (int v = 0; v < W; v++) {
+            const REAL a = top[pt][v], b = bot[pb][v];
+            top[pt][v] = r.x * a - r.y * b;
+            bot[pb][v] = r.y * a + r.x * b;
+        }
+    }
+    if (P) {
+        /* Columns 0 .. W/2-1 against W/2 .. W-1: top_a bot_b - bot_a top_b. */
+        __global REAL *d = P + (size_t)step * pstride + (size_t)(c->g * B);
+        for (int q = 0; q < B; q++) {
+            const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
+            REAL a = 0;
+            for (int v = 0; v < W / 2; v++)
+                a += top[pt][v] * bot[pb][W / 2 + v] - bot[pb][v] * top[pt][W / 2 + v];
+            d[q] = first ? a : d[q] + a;
+        }
+    }
+    __local XVEC *buf = xbuf + (step & 1) * c->xsize;
+    const int ot = GIVENS_PT(B - 1, R), ob = GIVENS_PB(0, R);
+    givens_slab_put(buf + c->tout, top[ot]);
+    givens_slab_put(buf + c->bout, bot[ob]);
+    givens_slab_stage(c, stages, step - 1, held);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* After the move the register of the old logical top B-1 is logical top
+     * 0, that of the old logical bottom 0 is logical bottom B-1. */
+    givens_slab_get(buf + c->tin, top[ot]);
+    givens_slab_get(buf + c->bin, bot[ob]);
+    if (B > 1) {
+        /* Position 0 never moves: logical top 0 keeps its value (now in the
+         * register of logical top 1), which takes the old bottom 0 instead. */
+        const int p1 = GIVENS_PT(1, R + 1), first_group = c->g == 0;
+        for (int v = 0; v < W; v++) {
+            const REAL x = top[ot][v], y = top[p1][v];
+            top[ot][v] = first_group ? y : x;
+            top[p1][v] = first_group ? x : y;
+        }
+    }
+    givens_slab_fetch(c, cs, max(step - 2, 0), held);
+}
+
+/* Every step of the padded table, nsteps (a multiple of B) of them from
+ * nsteps - 1 down to 0, on slabs loaded with the rows at step nsteps - 1;
+ * the rows then sit at the positions of step nt - 2 (= -1).  With P (nsteps
+ * rows), the backward's dot products go to P[step pstride + slot], written
+ * when `first`, else added. */
+void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
+                       const int nsteps, __global const REAL2 *cs, __local REAL2 *stages,
+                       __local XVEC *xbuf, __global REAL *P, const size_t pstride,
+                       const int first)
+{
+    REAL2 held[GIVENS_MINE];
+    givens_slab_fetch(c, cs, nsteps - 1, held);
+    givens_slab_stage(c, stages, nsteps - 1, held);
+    givens_slab_fetch(c, cs, max(nsteps - 2, 0), held);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = nsteps - 1; step >= 0; step -= B) {
+#define GIVENS_SLAB_STEP(r) \
+    givens_slab_step(top, bot, c, cs, stages, xbuf, held, P, pstride, first, step - (r), (r))
+        GIVENS_SLAB_STEP(0);
+#if B > 1
+        GIVENS_SLAB_STEP(1);
+#endif
+#if B > 2
+        GIVENS_SLAB_STEP(2);
+        GIVENS_SLAB_STEP(3);
+#endif
+#if B > 4
+        GIVENS_SLAB_STEP(4);
+        GIVENS_SLAB_STEP(5);
+        GIVENS_SLAB_STEP(6);
+        GIVENS_SLAB_STEP(7);
+#endif
+#if B > 8
+        GIVENS_SLAB_STEP(8);
+        GIVENS_SLAB_STEP(9);
+        GIVENS_SLAB_STEP(10);
+        GIVENS_SLAB_STEP(11);
+        GIVENS_SLAB_STEP(12);
+        GIVENS_SLAB_STEP(13);
+        GIVENS_SLAB_STEP(14);
+        GIVENS_SLAB_STEP(15);
+#endif
+#undef GIVENS_SLAB_STEP
+    }
+}
