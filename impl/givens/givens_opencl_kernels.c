@@ -139,15 +139,26 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
 /* The local memory of a sweep kernel's group of T work-items: the apply
  * engine's two exchange buffers (2 T width values each), or the slab
  * engine's two staged steps (2 (S / slots) rows of slots + 1 pairs, 1 pair
- * at one slot) and its exchange (4 T width values). */
-static void sweep_local(const struct givens_opencl *s, int slab, size_t T, size_t bytes[2])
+ * at one slot; one pair unstaged) and its exchange (4 T width values). */
+static void sweep_local(const struct givens_opencl *s, int slab, int staged, size_t T,
+                        size_t bytes[2])
 {
     const size_t ng = (size_t)(s->S / s->slots), row = s->slots == 1 ? 1 : s->slots + 1;
     bytes[0] = bytes[1] = 2 * T * (size_t)s->width * s->sz;
     if (slab) {
-        bytes[0] = 2 * ng * row * 2 * s->sz;
+        bytes[0] = (staged ? 2 * ng * row : 1) * 2 * s->sz;
         bytes[1] = 4 * T * (size_t)s->width * s->sz;
     }
+}
+
+/* Whether the slab engine's group fits with its steps staged. */
+static int slab_staged(const struct givens_opencl *s)
+{
+    cl_ulong local_mem = 0;
+    size_t bytes[2];
+    clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
+    sweep_local(s, 1, 1, (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes);
+    return bytes[0] + bytes[1] <= local_mem;
 }
 
 /* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the
@@ -158,7 +169,7 @@ static int sweep_args(struct rb_case *c, struct givens_opencl *s, int k, int nin
 {
     const int slab = k == GIVENS_CL_FUSED || k == GIVENS_CL_BACKWARD;
     size_t T = (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes[2];
-    sweep_local(s, slab, T, bytes);
+    sweep_local(s, slab, s->staged, T, bytes);
     cl_kernel kern = s->k[k];
     for (int a = 0; a < nints; a++)
         RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)a, sizeof ints[a], &ints[a]));
@@ -199,9 +210,11 @@ static int aux_local(struct rb_case *c, struct givens_opencl *s, int k)
 static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned kernels)
 {
     const int slab = (kernels & (BIT(GIVENS_CL_FUSED) | BIT(GIVENS_CL_BACKWARD))) != 0;
-    char extra[128];
-    snprintf(extra, sizeof extra, "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d -D GIVENS_GROUPS=%d",
-             s->slots, s->width, s->cgroups);
+    s->staged = slab && slab_staged(s);
+    char extra[160];
+    snprintf(extra, sizeof extra,
+             "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d -D GIVENS_GROUPS=%d -D GIVENS_STAGED=%d",
+             s->slots, s->width, s->cgroups, s->staged);
     unsigned srcs = BIT(SRC_COMMON) | BIT(SRC_TABLE);
     srcs |= slab ? BIT(SRC_SLAB) | BIT(SRC_FUSED) : BIT(SRC_APPLY_ENGINE) | BIT(SRC_APPLY);
     s->nsteps = slab ? (s->steps + s->slots - 1) / s->slots * s->slots : s->steps;

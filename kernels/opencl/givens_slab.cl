@@ -35,6 +35,13 @@
 #define GIVENS_WIDTH 1
 #endif
 
+/* 1: each step's rotations are staged in local memory for the work-group;
+ * 0: each work-item reads its own from the table (where local memory cannot
+ * hold two staged steps beside the exchange). */
+#ifndef GIVENS_STAGED
+#define GIVENS_STAGED 1
+#endif
+
 /* Column groups per work-group, a divisor of GIVENS_SLOTS. */
 #ifndef GIVENS_GROUPS
 #define GIVENS_GROUPS 1
@@ -184,8 +191,12 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
                       REAL2 *held, __global REAL *P, const size_t pstride, const int first,
                       const int step, const int R)
 {
+#if GIVENS_STAGED
     __local const REAL2 *row =
         stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW) + c->g * GIVENS_ROW;
+#else
+    __global const REAL2 *row = cs + (size_t)step * (size_t)c->S + (size_t)(c->g * B);
+#endif
     for (int q = 0; q < B; q++) {
         const REAL2 r = row[q];
         const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
@@ -210,7 +221,9 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
     const int ot = GIVENS_PT(B - 1, R), ob = GIVENS_PB(0, R);
     givens_slab_put(buf + c->tout, top[ot]);
     givens_slab_put(buf + c->bout, bot[ob]);
+#if GIVENS_STAGED
     givens_slab_stage(c, stages, step - 1, held);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     /* After the move the register of the old logical top B-1 is logical top
      * 0, that of the old logical bottom 0 is logical bottom B-1. */
@@ -226,7 +239,9 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
             top[p1][v] = first_group ? x : y;
         }
     }
+#if GIVENS_STAGED
     givens_slab_fetch(c, cs, max(step - 2, 0), held);
+#endif
 }
 
 /* Every step of the padded table, nsteps (a multiple of B) of them from
@@ -240,9 +255,11 @@ void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
                        const int first)
 {
     REAL2 held[GIVENS_MINE];
+#if GIVENS_STAGED
     givens_slab_fetch(c, cs, nsteps - 1, held);
     givens_slab_stage(c, stages, nsteps - 1, held);
     givens_slab_fetch(c, cs, max(nsteps - 2, 0), held);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int step = nsteps - 1; step >= 0; step -= B) {
 #define GIVENS_SLAB_STEP(r) \
