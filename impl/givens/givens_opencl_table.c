@@ -21,10 +21,10 @@ const struct rb_axis givens_wg_axis[] = {
  * (README).  admit skips what a size, precision or device cannot take. */
 static const long long slab_slots[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long slab_cols[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
-static const long long slab_slots_one[] = { 8, RB_AXIS_END };
+static const long long slab_slots_one[] = { 16, RB_AXIS_END };
 static const long long slab_cols_one[] = { 8, RB_AXIS_END };
 static const long long slab_bwd_cols[] = { 1, 2, 4, RB_AXIS_END };
-static const long long slab_bwd_slots_one[] = { 8, RB_AXIS_END };
+static const long long slab_bwd_slots_one[] = { 4, RB_AXIS_END };
 static const long long slab_bwd_cols_one[] = { 4, RB_AXIS_END };
 
 const struct rb_axis givens_fused_axes[] = {
