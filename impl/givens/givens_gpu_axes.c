@@ -6,7 +6,7 @@
 /* slots and cols: admit skips the values a size or precision cannot take. */
 static const long long slots_deflt[] = { 8, 4, RB_AXIS_END };
 static const long long slots_quick[] = { 8, RB_AXIS_END };
-static const long long fused_slots_deflt[] = { 16, 8, RB_AXIS_END };
+static const long long fused_slots_deflt[] = { 16, 8, 4, RB_AXIS_END };
 static const long long fused_slots_quick[] = { 16, RB_AXIS_END };
 static const long long fused_slots_paper[] = { 16, 8, 4, 2, 1, RB_AXIS_END };
 /* Columns per block: column groups of 4 (f32) or 2 (f64) columns. */

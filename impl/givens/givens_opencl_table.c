@@ -17,21 +17,25 @@ const struct rb_axis givens_wg_axis[] = {
 };
 
 /* The fused kernels (givens_slab.cl): slots and cols, the full grid by
- * default; one point for the presets, the best at n = 2048 on the H200
- * (README).  admit skips what a size, precision or device cannot take. */
+ * default; for the quick preset the best at n = 2048 on the H200 (README),
+ * for the paper's, whose sizes have n/2 = 10, 230, 450, ..., the slots
+ * down to 2 as well.  admit skips what a size, precision or device cannot
+ * take. */
 static const long long slab_slots[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long slab_cols[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long slab_slots_one[] = { 16, RB_AXIS_END };
+static const long long slab_slots_paper[] = { 16, 8, 4, 2, RB_AXIS_END };
 static const long long slab_cols_one[] = { 8, RB_AXIS_END };
 static const long long slab_bwd_cols[] = { 1, 2, 4, RB_AXIS_END };
 static const long long slab_bwd_slots_one[] = { 4, RB_AXIS_END };
+static const long long slab_bwd_slots_paper[] = { 8, 4, 2, RB_AXIS_END };
 static const long long slab_bwd_cols_one[] = { 4, RB_AXIS_END };
 
 const struct rb_axis givens_fused_axes[] = {
     { .name = "slots", .help = "fused forward: consecutive slots (pairs) per work-item, "
                                "1, 2, 4, 8 or 16; must divide n/2 rounded up",
       .min = 1, .max = 16, .deflt = slab_slots, .quick = slab_slots_one,
-      .paper = slab_slots_one },
+      .paper = slab_slots_paper },
     { .name = "cols", .help = "fused forward: columns of U per work-group, in 1, 2 or 4 "
                               "groups of up to 4 (f64: 2) columns",
       .min = 1, .max = 16, .deflt = slab_cols, .quick = slab_cols_one, .paper = slab_cols_one },
@@ -42,7 +46,7 @@ const struct rb_axis givens_fused_backward_axes[] = {
     { .name = "slots", .help = "fused backward: consecutive slots (pairs) per work-item, "
                                "1, 2, 4, 8 or 16; must divide n/2 rounded up",
       .min = 1, .max = 16, .deflt = slab_slots, .quick = slab_bwd_slots_one,
-      .paper = slab_bwd_slots_one },
+      .paper = slab_bwd_slots_paper },
     { .name = "cols", .help = "fused backward: columns of each of the two matrices per "
                               "work-group, 1, 2 or 4",
       .min = 1, .max = 4, .deflt = slab_bwd_cols, .quick = slab_bwd_cols_one,
