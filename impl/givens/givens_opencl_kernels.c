@@ -138,14 +138,15 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
 
 /* The local memory of a sweep kernel's group of T work-items: the apply
  * engine's two exchange buffers (2 T width values each), or the slab
- * engine's two staged steps (2 S pairs; one pair unstaged) and its exchange
- * (4 T width values). */
+ * engine's two staged steps (2 (S / slots) rows of slots + 1 pairs, 1 pair
+ * at one slot; one pair unstaged) and its exchange (4 T width values). */
 static void sweep_local(const struct givens_opencl *s, int slab, int staged, size_t T,
                         size_t bytes[2])
 {
+    const size_t ng = (size_t)(s->S / s->slots), row = s->slots == 1 ? 1 : s->slots + 1;
     bytes[0] = bytes[1] = 2 * T * (size_t)s->width * s->sz;
     if (slab) {
-        bytes[0] = (staged ? 2 * (size_t)s->S : 1) * 2 * s->sz;
+        bytes[0] = (staged ? 2 * ng * row : 1) * 2 * s->sz;
         bytes[1] = 4 * T * (size_t)s->width * s->sz;
     }
 }

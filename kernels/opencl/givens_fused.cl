@@ -3,7 +3,7 @@
  * arXiv:2106.00003, Algorithms 2 and 3), each one sweep of givens_slab.cl
  * after the rotation table (nsteps rows: nt - 1 rounded up to a multiple of
  * GIVENS_SLOTS).  Both launch work-groups of T = (S / B) WG work-items (S =
- * nt / 2) with local memory `stages` of 2 S pairs (one pair unstaged) and
+ * nt / 2) with local memory `stages` of 2 (S / B) GIVENS_ROW pairs and
  * `xbuf` of 4 T W values.  Needs givens_common.cl, givens_table.cl and
  * givens_slab.cl before it. */
 

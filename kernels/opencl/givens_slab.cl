@@ -51,15 +51,10 @@
 #define W GIVENS_WIDTH
 #define WG GIVENS_GROUPS
 
-/* A staged step holds slot group g's B pairs in row g, pair q at q ^ swz(g)
- * (givens_slab_swz): the work-items of a warp reading their q-th pairs then
- * hit distinct banks without padding the rows, which would cost local memory
- * that n = 4096 does not have to spare. */
-int givens_slab_swz(const int g)
-{
-    /* Rows of 2B 4-byte words: 16 / B of them share a line of 32 banks. */
-    return B == 1 ? 0 : (g / (B >= 16 ? 1 : 16 / B)) % B;
-}
+/* Pairs per slot group's row of a staged step: B, padded to an odd count so
+ * that the work-items of a warp reading their first pair hit distinct
+ * banks. */
+#define GIVENS_ROW (B == 1 ? 1 : B + 1)
 
 /* Table pairs a work-item copies per step: S / T = B / WG. */
 #define GIVENS_MINE (B / WG)
@@ -87,7 +82,7 @@ int givens_slab_swz(const int g)
  * column group w; offsets (in vectors) of its outgoing and incoming rows in
  * parity buffer 0 of the exchange, xsize vectors per parity. */
 typedef struct {
-    int t, g, w, NG, T, S, nt, K, swz;
+    int t, g, w, NG, T, S, nt, K;
     int tout, bout, tin, bin, xsize;
 } givens_slab_ctx;
 
@@ -126,7 +121,6 @@ givens_slab_ctx givens_slab_here(const int nt)
         c.bout = base * V;
     c.tin = c.t * V;
     c.bin = bins + c.t * V;
-    c.swz = givens_slab_swz(c.g);
     return c;
 }
 
@@ -176,10 +170,10 @@ void givens_slab_fetch(const givens_slab_ctx *c, __global const REAL2 *cs, const
 void givens_slab_stage(const givens_slab_ctx *c, __local REAL2 *stages, const int step,
                        const REAL2 *held)
 {
-    __local REAL2 *dst = stages + (size_t)(step & 1) * (size_t)c->S;
+    __local REAL2 *dst = stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW);
     for (int k = 0; k < GIVENS_MINE; k++) {
         const int p = c->t + k * c->T;
-        dst[p ^ givens_slab_swz(p / B)] = held[k];
+        dst[(p / B) * GIVENS_ROW + p % B] = held[k];
     }
 }
 
@@ -198,14 +192,13 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
                       const int step, const int R)
 {
 #if GIVENS_STAGED
-    __local const REAL2 *row = stages + (size_t)(step & 1) * (size_t)c->S + c->g * B;
-    const int swz = c->swz;
+    __local const REAL2 *row =
+        stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW) + c->g * GIVENS_ROW;
 #else
     __global const REAL2 *row = cs + (size_t)step * (size_t)c->S + (size_t)(c->g * B);
-    const int swz = 0;
 #endif
     for (int q = 0; q < B; q++) {
-        const REAL2 r = row[q ^ swz];
+        const REAL2 r = row[q];
         const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
         for (int v = 0; v < W; v++) {
             const REAL a = top[pt][v], b = bot[pb][v];
