@@ -151,14 +151,17 @@ static void sweep_local(const struct givens_opencl *s, int slab, int staged, siz
     }
 }
 
-/* Whether the slab engine's group fits with its steps staged. */
+/* Whether the slab engine's group fits with its steps staged, with a
+ * kilobyte to spare for what the compiler adds (alignment of the buffers):
+ * a group just over the device's local memory would be skipped, where the
+ * unstaged sweep runs. */
 static int slab_staged(const struct givens_opencl *s)
 {
     cl_ulong local_mem = 0;
     size_t bytes[2];
     clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
     sweep_local(s, 1, 1, (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes);
-    return bytes[0] + bytes[1] <= local_mem;
+    return bytes[0] + bytes[1] + 1024 <= local_mem;
 }
 
 /* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the
