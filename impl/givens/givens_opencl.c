@@ -119,7 +119,9 @@ int givens_opencl_admit(struct rb_case *c)
         if (groups > slots)
             return rb_fail(c, RB_ESKIP, "cols=%lld: %d column groups need slots >= %d", cols,
                            groups, groups);
-        /* PoCL 3.1 aborts building this one sweep's work-group function. */
+        /* PoCL 3.1 aborts (a failed assertion in its parallel-region
+         * formation) building the sweep at slots 2 for groups of one or two
+         * work-items; such groups are of no use on any device. */
         if (slots == 2 && S / slots * groups <= 2)
             return rb_fail(c, RB_ESKIP, "slots=2 with %lld work-items per group: the fused "
                            "kernels need 3 or more at slots 2", S / slots * groups);
