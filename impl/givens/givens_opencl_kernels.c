@@ -151,17 +151,23 @@ static void sweep_local(const struct givens_opencl *s, int slab, int staged, siz
     }
 }
 
+/* The device's local memory per work-group, in bytes. */
+static cl_ulong local_mem_size(const struct givens_opencl *s)
+{
+    cl_ulong bytes = 0;
+    clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    return bytes;
+}
+
 /* Whether the slab engine's group fits with its steps staged, with a
  * kilobyte to spare for what the compiler adds (alignment of the buffers):
  * a group just over the device's local memory would be skipped, where the
  * unstaged sweep runs. */
 static int slab_staged(const struct givens_opencl *s)
 {
-    cl_ulong local_mem = 0;
     size_t bytes[2];
-    clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
     sweep_local(s, 1, 1, (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes);
-    return bytes[0] + bytes[1] + 1024 <= local_mem;
+    return bytes[0] + bytes[1] + 1024 <= local_mem_size(s);
 }
 
 /* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the
@@ -180,8 +186,7 @@ static int sweep_args(struct rb_case *c, struct givens_opencl *s, int k, int nin
     RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems), bytes[0], NULL));
     RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems + 1), bytes[1], NULL));
     struct rb_opencl_kernel_info info;
-    cl_ulong local_mem = 0;
-    clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
+    const cl_ulong local_mem = local_mem_size(s);
     if (rb_opencl_kernel_info(s->cl, kern, &info))
         return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", kernel_names[k], s->cl->name);
     if (info.max_wg < T)

@@ -82,7 +82,7 @@
  * column group w; offsets (in vectors) of its outgoing and incoming rows in
  * parity buffer 0 of the exchange, xsize vectors per parity. */
 typedef struct {
-    int t, g, w, NG, T, S, nt, K;
+    int t, g, w, NG, T, S, nt;
     int tout, bout, tin, bin, xsize;
 } givens_slab_ctx;
 
@@ -98,7 +98,6 @@ givens_slab_ctx givens_slab_here(const int nt)
 {
     givens_slab_ctx c;
     c.nt = nt;
-    c.K = nt - 1;
     c.S = nt / 2;
     c.NG = c.S / B;
     c.T = (int)get_local_size(0);
