@@ -16,7 +16,8 @@
 //      down to 0), and sign[x] = (-1)^(all of x's flips): the engine's output
 //      times sign[x] is the true row x;
 //   2. givens_lift_coeffs: (t, s) of every (step, slot), rows nt - 1 ..
-//      nsteps - 1 the identity (0, 0), padding the sweep to whole chunks.
+//      nsteps - 1 the identity (0, 0), padding the sweep to whole chunks;
+//      each row in the order the engine reads it for B slots per thread.
 #ifndef GIVENS_LIFT_TABLE_CUH
 #define GIVENS_LIFT_TABLE_CUH
 
@@ -102,22 +103,28 @@ givens_lift_parity(int n, int m, int nt, const T *__restrict__ theta, unsigned *
         sign[x] = carry & 1u ? T(-1) : T(1);
 }
 
-// The (t, s) table: nsteps rows of S pairs.  Grid-stride.
+// The (t, s) table: nsteps rows of S pairs.  A row holds the pairs in
+// chunks of `per` (givens_slab_per), chunk h of slot group g (slots g * B
+// ... g * B + B - 1) at h * (S / B) + g, so that the engine's threads read
+// consecutive chunks and stage the row verbatim.  Grid-stride, in the
+// table's order.
 template <typename T>
-__global__ void givens_lift_coeffs(int n, int m, int nt, int nsteps, const T *__restrict__ theta,
-                                   const unsigned *__restrict__ P,
+__global__ void givens_lift_coeffs(int n, int m, int nt, int nsteps, int B, int per,
+                                   const T *__restrict__ theta, const unsigned *__restrict__ P,
                                    typename givens_vec2<T>::type *__restrict__ cs)
 {
-    const int S = nt / 2, K = nt - 1;
+    const int S = nt / 2, K = nt - 1, NG = S / B;
     const long long total = (long long)nsteps * S;
     for (long long idx = blockIdx.x * (long long)blockDim.x + threadIdx.x; idx < total;
          idx += (long long)gridDim.x * blockDim.x) {
-        const int k = (int)(idx / S);
+        const int k = (int)(idx / S), at = (int)(idx % S);
+        const int chunk = at / per, h = chunk / NG, g = chunk % NG;
+        const int slot = g * B + h * per + at % per;
         typename givens_vec2<T>::type v;
         v.x = 0;
         v.y = 0;
         if (k < K) {
-            const givens_slot_pair p = givens_pair_at(nt, k, (int)(idx % S));
+            const givens_slot_pair p = givens_pair_at(nt, k, slot);
             T c, s;
             if (givens_lift_cs(theta, n, m, p.i, p.j, &c, &s)) {
                 c = -c;

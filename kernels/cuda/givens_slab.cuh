@@ -15,7 +15,10 @@
 // compile-time constant.  Between threads the rows go through shared memory,
 // with one barrier per step; the same barrier publishes the step's rotation
 // coefficients, staged once per block for all its column groups (so the
-// rotation table is read from L2 once per WT * WG columns).
+// rotation table is read from L2 once per WT * WG columns).  On sm_90 the
+// barrier is split (givens_slab_xbar): a thread arrives once its outgoing
+// rows are written, rotates its interior slots, and only then waits for the
+// others, so that warps running behind do not hold the others up.
 //
 // Each rotation is three shears (givens_lift_table.cuh: t = tan(theta'/2),
 // s = sin(theta'), |t| <= 1): three fused multiply-adds per column instead
@@ -24,6 +27,12 @@
 // The same source builds for HIP (RB_GPU_HIP): no cp.async there, so each
 // step's coefficients are loaded into registers one step early and stored to
 // shared memory before the barrier that publishes them.
+//
+// The table's row of a step puts its chunks in the order the block reads
+// them (givens_lift_coeffs), so a stage in shared memory is the row copied
+// verbatim: by one bulk copy (the tensor memory accelerator of sm_90,
+// completion counted on an mbarrier per stage), else by every thread's share
+// of 16-byte copies.
 #ifndef GIVENS_SLAB_CUH
 #define GIVENS_SLAB_CUH
 
@@ -102,18 +111,82 @@ __device__ __forceinline__ void givens_slab_get(const T *src, T (&v)[W])
 }
 
 // The coefficients of one step for one thread's B slots, in chunks of 16
-// bytes (8 for a single f32 slot): CH chunks per slot group, each group's
-// row padded by one chunk so that consecutive groups start in different
-// banks.  Four stages: a step is staged three steps ahead.
+// bytes (8 for a single f32 slot): CH chunks per slot group, chunk h of
+// group g at h * NG + g of the step's row, so that the threads of a warp
+// read consecutive chunks.  Four stages: a step is staged three steps ahead.
 template <typename T, int B>
 struct givens_slab_cs {
     typedef typename givens_vec2<T>::type vec2;
     typedef typename std::conditional<B * sizeof(vec2) >= 16, float4, float2>::type chunk;
     static constexpr int PER = sizeof(chunk) / sizeof(vec2);      // slots per chunk
     static constexpr int CH = B / PER;
-    static constexpr int ROW = CH + 1;
     static constexpr int STAGES = 4;
 };
+
+// Slots per chunk of the table for B slots per thread (the host's view of
+// givens_slab_cs<T, B>::PER).
+__host__ __device__ inline int givens_slab_per(int B, int vec2_bytes)
+{
+    return B * vec2_bytes >= 16 ? 16 / vec2_bytes : 1;
+}
+
+// Shared memory before the stages: one mbarrier per stage for the bulk
+// copies, then two (by parity) for the split barrier of the exchange; 128
+// bytes, because bulk copies into shared memory that is not 128-byte aligned
+// made both kernels 10-20% slower on the H200.
+#define GIVENS_SLAB_MBAR_BYTES 128
+#define GIVENS_SLAB_XBAR 4          // index of the exchange's first mbarrier
+
+// Bulk copies of whole rows: sm_90 and later under CUDA.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(RB_GPU_HIP)
+#define GIVENS_SLAB_HAS_BULK 1
+
+__device__ __forceinline__ unsigned givens_slab_saddr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void givens_slab_mbar_init(unsigned long long *m, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;"
+                 ::"r"(givens_slab_saddr(m)), "r"(count) : "memory");
+}
+
+// One arrival on m, releasing this thread's writes (and its warp's, after
+// __syncwarp) to the threads that wait on the phase; the phase's state.
+__device__ __forceinline__ unsigned long long givens_slab_mbar_arrive(unsigned long long *m)
+{
+    unsigned long long state;
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 %0, [%1];"
+                 : "=l"(state) : "r"(givens_slab_saddr(m)) : "memory");
+    return state;
+}
+
+// `bytes` from global src to shared dst, counted on mbarrier m.
+__device__ __forceinline__ void givens_slab_bulk_copy(void *dst, const void *src, unsigned bytes,
+                                                      unsigned long long *m)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 ::"r"(givens_slab_saddr(m)), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1], %2, [%3];"
+                 ::"r"(givens_slab_saddr(dst)), "l"(src), "r"(bytes), "r"(givens_slab_saddr(m))
+                 : "memory");
+}
+
+// Until the phase of m with the given parity has completed (acquiring what
+// the arrivals released).
+__device__ __forceinline__ void givens_slab_mbar_wait(unsigned long long *m, unsigned parity)
+{
+    asm volatile("{\n\t.reg .pred done;\n"
+                 "GIVENS_SLAB_WAIT_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
+                 "@!done bra GIVENS_SLAB_WAIT_%=;\n}"
+                 ::"r"(givens_slab_saddr(m)), "r"(parity) : "memory");
+}
+#else
+#define GIVENS_SLAB_HAS_BULK 0
+#endif
 
 // Where a block's threads are and what they share.
 struct givens_slab_ctx {
@@ -124,65 +197,96 @@ struct givens_slab_ctx {
     int xsize;                  // values per parity buffer of the exchange
 };
 
-// Shared memory of the engine: the coefficient stages, then the exchange
-// buffers (2 parities x [top in | bottom in] x nthr x W values).
+// Shared memory of the engine: the mbarriers, the coefficient stages, then
+// the exchange buffers (2 parities x [top in | bottom in] x nthr x W values).
 template <typename T, int B, int W>
 __host__ __device__ inline size_t givens_slab_smem(int NG, int nthr)
 {
     typedef givens_slab_cs<T, B> C;
-    return (size_t)C::STAGES * NG * C::ROW * sizeof(typename C::chunk)
+    return GIVENS_SLAB_MBAR_BYTES + (size_t)C::STAGES * NG * C::CH * sizeof(typename C::chunk)
            + 2 * 2 * (size_t)nthr * W * sizeof(T);
 }
 
-// Stage `step`'s coefficients (a row of S (c, s) pairs of the table): the
-// block's threads copy its chunks in order, so that a warp reads whole
-// sectors, each into its slot group's padded row.  CUDA copies
-// asynchronously (one commit group per step); HIP loads into `held` now and
-// stores in finish().
+// Stage `step`'s coefficients (a row of S (c, s) pairs of the table) into
+// its stage.  On sm_90, thread 0 copies the row in one bulk copy
+// and every thread waits on the stage's mbarrier before reading it (ready);
+// else the block's threads copy its chunks in order, so that a warp reads
+// whole sectors: CUDA asynchronously (one commit group per step), HIP into
+// `held` now and to shared memory in finish().
 template <typename T, int B, int WG>
 struct givens_slab_stager {
     typedef givens_slab_cs<T, B> C;
     typedef typename C::chunk chunk;
     static constexpr int MINE = (C::CH + WG - 1) / WG;     // chunks per thread, at most
+    // Bulk copies move multiples of 16 bytes: not a row of single f32 slots.
+    static constexpr bool bulk = GIVENS_SLAB_HAS_BULK && sizeof(chunk) == 16;
     chunk held[MINE];
     int held_stage;
+    unsigned long long *mbar;   // STAGES mbarriers (bulk)
+    unsigned phase;             // bit st: the parity of stage st's next phase (bulk)
+
+    // Before the first start(), and a barrier after it.
+    __device__ __forceinline__ void init(const givens_slab_ctx &x, unsigned char *smem)
+    {
+        mbar = reinterpret_cast<unsigned long long *>(smem);
+        phase = 0;
+#if GIVENS_SLAB_HAS_BULK
+        if (bulk && x.t == 0) {
+#pragma unroll
+            for (int k = 0; k < C::STAGES; k++)
+                givens_slab_mbar_init(mbar + k, 1);
+            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        }
+#else
+        (void)x;
+#endif
+    }
 
     __device__ __forceinline__ void start(const givens_slab_ctx &x, const chunk *table,
                                           chunk *stages, int step)
     {
-        const chunk *src = table + (size_t)step * (x.S / C::PER);
         const int st = step & (C::STAGES - 1), total = x.NG * C::CH;
+        const chunk *src = table + (size_t)step * total;
+        chunk *dst = stages + (size_t)st * total;
+#if GIVENS_SLAB_HAS_BULK
+        if constexpr (bulk) {
+            if (x.t == 0)
+                givens_slab_bulk_copy(dst, src, total * sizeof(chunk), mbar + st);
+        } else
+#endif
+        {
+            (void)dst;
 #ifndef RB_GPU_HIP
 #pragma unroll
-        for (int k = 0; k < MINE; k++) {
-            const int p = x.t + k * x.nthr;
-            if (p < total)
-                __pipeline_memcpy_async(stages + ((size_t)st * x.NG + p / C::CH) * C::ROW
-                                            + p % C::CH,
-                                        src + p, sizeof(chunk));
-        }
-        __pipeline_commit();
-        (void)held_stage;
+            for (int k = 0; k < MINE; k++) {
+                const int p = x.t + k * x.nthr;
+                if (p < total)
+                    __pipeline_memcpy_async(dst + p, src + p, sizeof(chunk));
+            }
+            __pipeline_commit();
+            (void)held_stage;
 #else
-        (void)stages;
 #pragma unroll
-        for (int k = 0; k < MINE; k++) {
-            const int p = x.t + k * x.nthr;
-            if (p < total)
-                held[k] = src[p];
-        }
-        held_stage = st;
+            for (int k = 0; k < MINE; k++) {
+                const int p = x.t + k * x.nthr;
+                if (p < total)
+                    held[k] = src[p];
+            }
+            held_stage = st;
 #endif
+        }
     }
 
     // No step to stage: keep CUDA's commit groups one per step.
     __device__ __forceinline__ void none()
     {
+        if constexpr (!bulk) {
 #ifndef RB_GPU_HIP
-        __pipeline_commit();
+            __pipeline_commit();
 #else
-        held_stage = -1;
+            held_stage = -1;
 #endif
+        }
     }
 
     // Before the barrier that publishes the step staged `ahead` steps ago:
@@ -191,39 +295,118 @@ struct givens_slab_stager {
     template <int KEEP>
     __device__ __forceinline__ void finish(const givens_slab_ctx &x, chunk *stages)
     {
-#ifndef RB_GPU_HIP
         (void)x;
         (void)stages;
-        __pipeline_wait_prior(KEEP);
+        if constexpr (!bulk) {
+#ifndef RB_GPU_HIP
+            __pipeline_wait_prior(KEEP);
 #else
-        if (held_stage >= 0) {
-            const int total = x.NG * C::CH;
+            if (held_stage >= 0) {
+                const int total = x.NG * C::CH;
 #pragma unroll
-            for (int k = 0; k < MINE; k++) {
-                const int p = x.t + k * x.nthr;
-                if (p < total)
-                    stages[((size_t)held_stage * x.NG + p / C::CH) * C::ROW + p % C::CH] = held[k];
+                for (int k = 0; k < MINE; k++) {
+                    const int p = x.t + k * x.nthr;
+                    if (p < total)
+                        stages[(size_t)held_stage * total + p] = held[k];
+                }
             }
+#endif
         }
+    }
+
+    // Before reading `step`'s stage: with bulk copies, until it has landed.
+    __device__ __forceinline__ void ready(int step)
+    {
+#if GIVENS_SLAB_HAS_BULK
+        if constexpr (bulk) {
+            const int st = step & (C::STAGES - 1);
+            givens_slab_mbar_wait(mbar + st, (phase >> st) & 1u);
+            phase ^= 1u << st;
+        }
+#else
+        (void)step;
 #endif
     }
 };
 
+// The barrier of each step's exchange.  On sm_90 under CUDA, split: one
+// mbarrier per parity of the step, one arrival per warp; arrive() once the
+// outgoing rows (and what else others read after the barrier) are written,
+// wait() before reading the incoming ones.  Elsewhere arrive() does nothing
+// and wait() is __syncthreads().
+struct givens_slab_xbar {
+    unsigned long long *mbar;   // two mbarriers, by the parity of the step
+    unsigned phase;             // bit p: the parity of mbarrier p's next phase
+
+    // Thread 0, before the barrier that follows the stager's init().
+    __device__ __forceinline__ void init(const givens_slab_ctx &x, unsigned char *smem)
+    {
+        mbar = reinterpret_cast<unsigned long long *>(smem) + GIVENS_SLAB_XBAR;
+        phase = 0;
+#if GIVENS_SLAB_HAS_BULK
+        if (x.t == 0) {
+            givens_slab_mbar_init(mbar, (x.nthr + 31) / 32);
+            givens_slab_mbar_init(mbar + 1, (x.nthr + 31) / 32);
+            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        }
+#else
+        (void)x;
+#endif
+    }
+
+    __device__ __forceinline__ void arrive(const givens_slab_ctx &x, int step)
+    {
+#if GIVENS_SLAB_HAS_BULK
+        // The full mask also for a block's last, partial warp: lanes past
+        // the block do not exist, which __syncwarp treats as exited.  (A
+        // mask computed per warp, with the arrival's state discarded in the
+        // instruction, measured 30% slower in the forward at n = 2048.)
+        __syncwarp();
+        if ((x.t & 31) == 0)
+            givens_slab_mbar_arrive(mbar + (step & 1));
+#else
+        (void)x;
+        (void)step;
+#endif
+    }
+
+    __device__ __forceinline__ void wait(int step)
+    {
+#if GIVENS_SLAB_HAS_BULK
+        const int p = step & 1;
+        givens_slab_mbar_wait(mbar + p, (phase >> p) & 1u);
+        phase ^= 1u << p;
+#else
+        (void)step;
+        __syncthreads();
+#endif
+    }
+};
+
+// Which of a thread's slots a rotation pass covers: all, the two whose rows
+// cross to other threads (logical 0 and B - 1), or the others.
+enum givens_slab_part { GIVENS_SLAB_ALL, GIVENS_SLAB_EDGES, GIVENS_SLAB_INTERIOR };
+
 // The three shears of one rotation on every column: (top, bottom) <-
-// (c top - s bot, s top + c bot) with t = tan(theta / 2).
-template <typename T, int B, int W, int R>
+// (c top - s bot, s top + c bot) with t = tan(theta / 2); the thread's
+// chunks at mine[h * NG].
+template <typename T, int B, int W, int R, givens_slab_part PART>
 __device__ __forceinline__ void givens_slab_rotate(givens_slab_regs<T, B, W> &x,
-                                                   const typename givens_slab_cs<T, B>::chunk *row)
+                                                   const typename givens_slab_cs<T, B>::chunk *mine,
+                                                   int NG)
 {
     typedef givens_slab_cs<T, B> C;
     typedef typename givens_vec2<T>::type vec2;
 #pragma unroll
     for (int h = 0; h < C::CH; h++) {
-        const typename C::chunk chunk = row[h];
+        const typename C::chunk chunk = mine[h * NG];
         const vec2 *pair = reinterpret_cast<const vec2 *>(&chunk);
 #pragma unroll
         for (int e = 0; e < C::PER; e++) {
             const int q = h * C::PER + e;
+            const bool edge = q == 0 || q == B - 1;
+            if ((PART == GIVENS_SLAB_EDGES && !edge) || (PART == GIVENS_SLAB_INTERIOR && edge))
+                continue;
             const T t = pair[e].x, s = pair[e].y;
             const int pt = givens_slab_pt<B>(q, R), pb = givens_slab_pb<B>(q, R);
 #pragma unroll
@@ -238,26 +421,39 @@ __device__ __forceinline__ void givens_slab_rotate(givens_slab_regs<T, B, W> &x,
 }
 
 // One step, R moves done so far (R < B): rotate with the published
-// coefficients, let the epilogue see the rotated rows, pass the boundary
-// rows on, stage a later step, barrier, take the incoming rows.
+// coefficients, pass the boundary rows on, let the epilogue see the rotated
+// rows, barrier, take the incoming rows, stage a later step.  The barrier's
+// arrival comes after the edge slots when the epilogue's rotated() writes
+// nothing other threads read (E::shares_rotated false), else after all.
 template <typename T, int B, int W, int WG, int R, class E>
 __device__ __forceinline__ void givens_slab_step(givens_slab_regs<T, B, W> &x,
                                                  const givens_slab_ctx &c, E &epi,
                                                  givens_slab_stager<T, B, WG> &stager,
+                                                 givens_slab_xbar &xbar,
                                                  const typename givens_slab_cs<T, B>::chunk *table,
                                                  typename givens_slab_cs<T, B>::chunk *stages,
                                                  T *xbuf, int step)
 {
     typedef givens_slab_cs<T, B> C;
-    givens_slab_rotate<T, B, W, R>(
-        x, stages + ((size_t)(step & (C::STAGES - 1)) * c.NG + c.g) * C::ROW);
-    epi.template rotated<R>(x, step);
+    stager.ready(step);
+    const typename C::chunk *mine = stages + (size_t)(step & (C::STAGES - 1)) * c.NG * C::CH + c.g;
     T *buf = xbuf + (step & 1) * c.xsize;
     constexpr int ot = givens_slab_pt<B>(B - 1, R), ob = givens_slab_pb<B>(0, R);
+    if constexpr (E::shares_rotated) {
+        givens_slab_rotate<T, B, W, R, GIVENS_SLAB_ALL>(x, mine, c.NG);
+        epi.template rotated<R>(x, step);
+    } else {
+        givens_slab_rotate<T, B, W, R, GIVENS_SLAB_EDGES>(x, mine, c.NG);
+    }
     givens_slab_put<T, W>(buf + c.tout, x.top[ot]);
     givens_slab_put<T, W>(buf + c.bout, x.bot[ob]);
     stager.template finish<1>(c, stages);      // step - 1's coefficients have landed
-    __syncthreads();
+    xbar.arrive(c, step);
+    if constexpr (!E::shares_rotated) {
+        givens_slab_rotate<T, B, W, R, GIVENS_SLAB_INTERIOR>(x, mine, c.NG);
+        epi.template rotated<R>(x, step);
+    }
+    xbar.wait(step);
     // After the move the register of the old logical top B-1 is logical top
     // 0, that of the old logical bottom 0 is logical bottom B-1.
     givens_slab_get<T, W>(buf + c.tin, x.top[ot]);
@@ -284,11 +480,14 @@ template <typename T, int B, int W, int WG, class E, int... R>
 __device__ __forceinline__ void givens_slab_steps(givens_slab_regs<T, B, W> &x,
                                                   const givens_slab_ctx &c, E &epi,
                                                   givens_slab_stager<T, B, WG> &stager,
+                                                  givens_slab_xbar &xbar,
                                                   const typename givens_slab_cs<T, B>::chunk *table,
                                                   typename givens_slab_cs<T, B>::chunk *stages,
                                                   T *xbuf, int step, std::integer_sequence<int, R...>)
 {
-    (givens_slab_step<T, B, W, WG, R>(x, c, epi, stager, table, stages, xbuf, step - R), ...);
+    (givens_slab_step<T, B, W, WG, R>(x, c, epi, stager, xbar, table, stages, xbuf,
+                                            step - R),
+     ...);
 }
 
 // The thread's place in the block: NG = S / B slot groups, WG column groups
@@ -340,9 +539,16 @@ __device__ __forceinline__ void givens_slab_sweep(givens_slab_regs<T, B, W> &x,
                                                   unsigned char *smem)
 {
     typedef givens_slab_cs<T, B> C;
-    typename C::chunk *stages = reinterpret_cast<typename C::chunk *>(smem);
-    T *xbuf = reinterpret_cast<T *>(stages + (size_t)C::STAGES * c.NG * C::ROW);
+    typename C::chunk *stages =
+        reinterpret_cast<typename C::chunk *>(smem + GIVENS_SLAB_MBAR_BYTES);
+    T *xbuf = reinterpret_cast<T *>(stages + (size_t)C::STAGES * c.NG * C::CH);
     givens_slab_stager<T, B, WG> stager;
+    givens_slab_xbar xbar;
+    stager.init(c, smem);
+    xbar.init(c, smem);
+#if GIVENS_SLAB_HAS_BULK
+    __syncthreads();            // the mbarriers before anyone waits on them
+#endif
     // Three steps in flight before the first: the first is published by
     // the barrier below, the others by the first steps' barriers.
     stager.start(c, table, stages, nsteps - 1);
@@ -357,7 +563,7 @@ __device__ __forceinline__ void givens_slab_sweep(givens_slab_regs<T, B, W> &x,
     }
     __syncthreads();
     for (int step = nsteps - 1; step >= 0; step -= B)
-        givens_slab_steps<T, B, W, WG>(x, c, epi, stager, table, stages, xbuf, step,
+        givens_slab_steps<T, B, W, WG>(x, c, epi, stager, xbar, table, stages, xbuf, step,
                                        std::make_integer_sequence<int, B>());
 }
 

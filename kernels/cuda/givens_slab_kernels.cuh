@@ -39,6 +39,7 @@ __host__ __device__ inline size_t givens_lift_parity_words(int nt)
 // go to U times their coordinate's sign.
 template <typename T, int B, int W>
 struct givens_slab_store {
+    static constexpr bool shares_rotated = false;
     int n, nt, g, c0;
     const T *sign;
     T *U;
@@ -67,7 +68,7 @@ struct givens_slab_store {
 
 // Launch: grid ceil(n / (WT * WG)) blocks of givens_slab_threads(S, B, WG)
 // threads (at most 256) and givens_slab_smem<T, B, WT>(S / B, threads) bytes
-// of dynamic shared memory; cs and sign from givens_lift_coeffs and
+// of dynamic shared memory; cs and sign from givens_lift_coeffs (for B) and
 // givens_lift_parity (nsteps = givens_slab_nsteps(nt, B)); U row-major n x n.
 template <typename T, int B, int WT, int WG>
 __global__ void __launch_bounds__(256)
@@ -104,6 +105,9 @@ givens_slab_forward(int n, int nt, int nsteps, const typename givens_vec2<T>::ty
 template <typename T, int B, int WT, int WG>
 struct givens_slab_dots {
     static constexpr int MINE = B / WG;
+    // With column groups the partial sums go through shared memory to be
+    // read after the barrier.
+    static constexpr bool shares_rotated = WG > 1;
     int K, S, g, w;
     T *red, *dP;
     template <int R>
