@@ -137,7 +137,8 @@ __host__ __device__ inline int givens_slab_per(int B, int vec2_bytes)
 #define GIVENS_SLAB_MBAR_BYTES 128
 #define GIVENS_SLAB_XBAR 4          // index of the exchange's first mbarrier
 
-// Bulk copies of whole rows: sm_90 and later under CUDA.
+// sm_90 and later under CUDA: bulk copies of whole rows, and mbarriers with
+// transaction counts and arrivals that release.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(RB_GPU_HIP)
 #define GIVENS_SLAB_HAS_BULK 1
 
