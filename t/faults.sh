@@ -154,24 +154,29 @@ tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && [ "$(wc -l < "$run/records.jsonl")" -eq 2 ] && whole_lines "$run/records.jsonl"; \
     echo $?) "nospace: one-line error naming the file and ENOSPC, exit 1, 2 whole records"
 
-# A real write limit (ulimit -f, EFBIG): resume a 3-record run under a
-# limit half a record above its size.
+# A real write limit (ulimit -f, EFBIG): resume a 6-record run cut back to
+# its first k records under a limit less than a block above them (a record
+# takes more than a block).  The resume rewrites the run's other files, so k
+# is the fewest records whose bytes exceed each of those (record sizes follow
+# the samples taken).
 serial full
 "$RB_BIN" run --resume "$run" --prec f32 --min-samples 2 --min-time 0.001 --no-plot --quiet \
     --paper givens --backend serial --n 16,17 --m 0 >/dev/null 2>&1
 unit=$( (ulimit -f 1; trap '' XFSZ; head -c 4096 /dev/zero > "$tmp/unit") 2>/dev/null; \
         wc -c < "$tmp/unit")
-size=$(wc -c < "$run/records.jsonl")
 largest=$(ls -l "$run" \
     | awk 'NR > 1 && $NF != "records.jsonl" { if ($5 > m) m = $5 } END { print m + 0 }')
-head -n 3 "$run/records.jsonl" > "$tmp/three"
-cp "$tmp/three" "$run/records.jsonl"
-three=$(wc -c < "$run/records.jsonl")
-limit=$(( (three + (size - three) / 6) / unit ))
-if [ "$unit" -lt 512 ] || [ $((limit * unit)) -le "$three" ] \
-    || [ "$largest" -ge $((limit * unit)) ]
+cp "$run/records.jsonl" "$tmp/all"
+total=$(wc -l < "$tmp/all")
+k=$(LC_ALL=C awk -v big="$largest" '{ b += length($0) + 1 } b > big { print NR; exit }' \
+    "$tmp/all")
+[ -n "$k" ] || k=$total
+head -n "$k" "$tmp/all" > "$run/records.jsonl"
+kept=$(wc -c < "$run/records.jsonl")
+limit=$(( kept / unit + 1 ))
+if [ "$unit" -lt 512 ] || [ "$k" -ge "$total" ] || [ "$largest" -ge $((limit * unit)) ]
 then
-    tap_skip "write limit: the run's other files ($largest bytes) exceed the limit"
+    tap_skip "write limit: the run's other files ($largest bytes) exceed its records"
 else
     (ulimit -f "$limit"; trap '' XFSZ; exec "$RB_BIN" run --resume "$run" --prec f32 \
         --min-samples 2 --min-time 0.001 --no-plot --quiet --paper givens --backend serial \
@@ -180,7 +185,7 @@ else
     tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
         && grep -q "^reprobench: could not append to .*records.jsonl: File too large" \
             "$tmp/err" \
-        && [ "$(wc -l < "$run/records.jsonl")" -eq 3 ] && whole_lines "$run/records.jsonl"; \
-        echo $?) "ulimit -f: one-line error naming the file and EFBIG, exit 1, 3 whole records"
-    [ "$st" -eq 1 ] || tap_diag "exit $st, limit $limit x $unit, size $three" "$(cat "$tmp/err")"
+        && [ "$(wc -l < "$run/records.jsonl")" -eq "$k" ] && whole_lines "$run/records.jsonl"; \
+        echo $?) "ulimit -f: one-line error naming the file and EFBIG, exit 1, $k whole records"
+    [ "$st" -eq 1 ] || tap_diag "exit $st, limit $limit x $unit, size $kept" "$(cat "$tmp/err")"
 fi
