@@ -57,8 +57,12 @@ struct givens_apply_backward_out {
             const int pt = givens_pt<B, -1>(q, R), pb = givens_pb<B, -1>(q, R);
             T a = 0;
 #pragma unroll
-            for (int w = 0; w < W; w++)
-                a += x.top[pt][w] * x.bot[pb][W + w] - x.bot[pb][w] * x.top[pt][W + w];
+            for (int w = 0; w < W; w++) {
+                // Two fused multiply-adds (the difference as one expression
+                // took a multiply, a fused multiply-add and an add).
+                a = fma(x.top[pt][w], x.bot[pb][W + w], a);
+                a = fma(-x.bot[pb][w], x.top[pt][W + w], a);
+            }
             d[q] = a;
         }
         if (t * B < S)

@@ -119,10 +119,14 @@ struct givens_slab_dots {
 #pragma unroll
         for (int q = 0; q < B; q++) {
             const int pt = givens_slab_pt<B>(q, R), pb = givens_slab_pb<B>(q, R);
+            // Two fused multiply-adds a column (written as one expression,
+            // the difference took a multiply, a fused multiply-add and an add).
             T a = 0;
 #pragma unroll
-            for (int v = 0; v < WT; v++)
-                a += x.top[pt][v] * x.bot[pb][WT + v] - x.bot[pb][v] * x.top[pt][WT + v];
+            for (int v = 0; v < WT; v++) {
+                a = fma(x.top[pt][v], x.bot[pb][WT + v], a);
+                a = fma(-x.bot[pb][v], x.top[pt][WT + v], a);
+            }
             d[q] = a;
         }
         if (WG == 1)

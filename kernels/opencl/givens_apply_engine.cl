@@ -113,8 +113,11 @@ void givens_slab_sweep(REAL top[B][WS], REAL bot[B][WS], const int nt,
         givens_slab_rotate(top, bot, cs + (size_t)step * S + (size_t)t * B, dir);
         for (int q = 0; P && q < B; q++) {
             REAL a = 0;
-            for (int w = 0; w < H; w++)
-                a += top[q][w] * bot[q][H + w] - bot[q][w] * top[q][H + w];
+            for (int w = 0; w < H; w++) {
+                /* Two statements, so that each contracts to a multiply-add. */
+                a += top[q][w] * bot[q][H + w];
+                a -= bot[q][w] * top[q][H + w];
+            }
             __global REAL *d = P + (size_t)step * pstride + (size_t)(t * B + q);
             *d = first ? a : *d + a;
         }

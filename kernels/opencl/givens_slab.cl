@@ -211,8 +211,11 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
         for (int q = 0; q < B; q++) {
             const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
             REAL a = 0;
-            for (int v = 0; v < W / 2; v++)
-                a += top[pt][v] * bot[pb][W / 2 + v] - bot[pb][v] * top[pt][W / 2 + v];
+            for (int v = 0; v < W / 2; v++) {
+                /* Two statements, so that each contracts to a multiply-add. */
+                a += top[pt][v] * bot[pb][W / 2 + v];
+                a -= bot[pb][v] * top[pt][W / 2 + v];
+            }
             d[q] = first ? a : d[q] + a;
         }
     }
