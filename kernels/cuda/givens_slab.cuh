@@ -114,21 +114,21 @@ __device__ __forceinline__ void givens_slab_get(const T *src, T (&v)[W])
 // bytes (8 for a single f32 slot): CH chunks per slot group, chunk h of
 // group g at h * NG + g of the step's row, so that the threads of a warp
 // read consecutive chunks.  Four stages: a step is staged three steps ahead.
-template <typename T, int B>
-struct givens_slab_cs {
-    typedef typename givens_vec2<T>::type vec2;
-    typedef typename std::conditional<B * sizeof(vec2) >= 16, float4, float2>::type chunk;
-    static constexpr int PER = sizeof(chunk) / sizeof(vec2);      // slots per chunk
-    static constexpr int CH = B / PER;
-    static constexpr int STAGES = 4;
-};
-
-// Slots per chunk of the table for B slots per thread (the host's view of
-// givens_slab_cs<T, B>::PER).
-__host__ __device__ inline int givens_slab_per(int B, int vec2_bytes)
+// Slots per chunk for B slots per thread, on the host (the table's layout)
+// and in givens_slab_cs.
+__host__ __device__ constexpr int givens_slab_per(int B, int vec2_bytes)
 {
     return B * vec2_bytes >= 16 ? 16 / vec2_bytes : 1;
 }
+
+template <typename T, int B>
+struct givens_slab_cs {
+    typedef typename givens_vec2<T>::type vec2;
+    static constexpr int PER = givens_slab_per(B, sizeof(vec2));  // slots per chunk
+    typedef typename std::conditional<PER * sizeof(vec2) == 16, float4, float2>::type chunk;
+    static constexpr int CH = B / PER;
+    static constexpr int STAGES = 4;
+};
 
 // Shared memory before the stages: one mbarrier per stage for the bulk
 // copies, then two (by parity) for the split barrier of the exchange; 128
@@ -226,7 +226,8 @@ struct givens_slab_stager {
     unsigned long long *mbar;   // STAGES mbarriers (bulk)
     unsigned phase;             // bit st: the parity of stage st's next phase (bulk)
 
-    // Before the first start(), and a barrier after it.
+    // Before the first start(), and the fence and barrier of
+    // givens_slab_sweep after it.
     __device__ __forceinline__ void init(const givens_slab_ctx &x, unsigned char *smem)
     {
         mbar = reinterpret_cast<unsigned long long *>(smem);
@@ -236,7 +237,6 @@ struct givens_slab_stager {
 #pragma unroll
             for (int k = 0; k < C::STAGES; k++)
                 givens_slab_mbar_init(mbar + k, 1);
-            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         }
 #else
         (void)x;
@@ -339,7 +339,7 @@ struct givens_slab_xbar {
     unsigned long long *mbar;   // two mbarriers, by the parity of the step
     unsigned phase;             // bit p: the parity of mbarrier p's next phase
 
-    // Thread 0, before the barrier that follows the stager's init().
+    // As the stager's init(), the same fence and barrier after it.
     __device__ __forceinline__ void init(const givens_slab_ctx &x, unsigned char *smem)
     {
         mbar = reinterpret_cast<unsigned long long *>(smem) + GIVENS_SLAB_XBAR;
@@ -348,7 +348,6 @@ struct givens_slab_xbar {
         if (x.t == 0) {
             givens_slab_mbar_init(mbar, (x.nthr + 31) / 32);
             givens_slab_mbar_init(mbar + 1, (x.nthr + 31) / 32);
-            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         }
 #else
         (void)x;
@@ -548,7 +547,11 @@ __device__ __forceinline__ void givens_slab_sweep(givens_slab_regs<T, B, W> &x,
     stager.init(c, smem);
     xbar.init(c, smem);
 #if GIVENS_SLAB_HAS_BULK
-    __syncthreads();            // the mbarriers before anyone waits on them
+    // One fence for all the mbarriers thread 0 initialised (visible to the
+    // bulk copies), and a barrier before anyone waits on them.
+    if (c.t == 0)
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    __syncthreads();
 #endif
     // Three steps in flight before the first: the first is published by
     // the barrier below, the others by the first steps' barriers.
