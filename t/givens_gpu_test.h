@@ -299,7 +299,7 @@ static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t
     int nv, planned = 1 + plan_variants(&ctx, seed, &nv);
     const struct rb_variant *fused = find("forward", "fused");
     const struct rb_variant *fused_bwd = find("backward", "fused");
-    planned += (fused ? 5 : 0) + (fused_bwd ? 1 : 0);
+    planned += (fused ? 5 : 0) + (fused_bwd ? 2 : 0);
     plan_print(planned, seed);
     tap_ok(nv == 6 && fused && fused_bwd && find("forward", "paper")
            && find("backward", "paper") && find("forward", "apply") && find("backward", "apply"),
@@ -312,8 +312,12 @@ static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t
         fused_matches_paper(&ctx, fetch, RB_PREC_F64, 257, 1, 2, seed + 101);
         fused_matches_paper(&ctx, fetch, RB_PREC_F32, 1024, 16, 16, seed + 102);
     }
-    if (fused_bwd)
+    if (fused_bwd) {
         refused(fused_bwd, &ctx, RB_PREC_F64, 64, 0, "cols", 16, "cols=16 in f64 (16 groups)");
+        /* The first grid point has slots 16: groups of 2 columns, so 6 is
+         * three groups, not the wide backward of slots 8. */
+        refused(fused_bwd, &ctx, RB_PREC_F32, 64, 0, "cols", 6, "cols=6 at slots 16 (3 groups)");
+    }
     rb_ctx_release(&ctx);
     return tap_done();
 }

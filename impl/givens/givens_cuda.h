@@ -15,8 +15,9 @@ extern "C" {
 extern const struct rb_variant givens_cuda_variants[];
 
 /* RB_ESKIP with the reason when m > n, or a tunable does not apply: the fused
- * kernel needs slots in {1, 2, 4, 8} dividing S with S / slots <= 256
- * (GIVENS_GPU_FUSED_MAXT), and cols 4 or 8 (f32) or 4 (f64). */
+ * kernels need slots in {1, 2, 4, 8, 16} dividing S, cols one of their
+ * builds' column groups (admit_fused in givens_gpu_case.inc) and at most
+ * GIVENS_GPU_FUSED_MAXT threads per block. */
 int givens_cuda_admit(struct rb_case *c);
 /* Device bytes the case allocates at its peak (setup included). */
 size_t givens_cuda_footprint(const struct rb_case *c);

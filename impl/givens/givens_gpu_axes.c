@@ -13,8 +13,8 @@ static const long long fused_slots_paper[] = { 16, 8, 4, 2, 1, RB_AXIS_END };
 static const long long cols_fwd[] = { 16, 8, 4, 2, RB_AXIS_END };
 static const long long cols_fwd_quick[] = { 16, 8, RB_AXIS_END };
 /* The fused backward holds two matrices: groups of half as many columns
- * at slots 16. */
-static const long long cols_bwd[] = { 8, 4, 2, RB_AXIS_END };
+ * at slots 16; 6 is the wide backward's one group (f32, slots 8). */
+static const long long cols_bwd[] = { 8, 6, 4, 2, RB_AXIS_END };
 
 #define SLOTS_HELP "schedule slots (pairs) per thread of the apply kernels; must divide n/2 " \
                    "(rounded up), n/2/slots <= 256"
@@ -22,7 +22,8 @@ static const long long cols_bwd[] = { 8, 4, 2, RB_AXIS_END };
                          "8, 16); must divide n/2 (rounded up)"
 #define COLS_HELP "columns of U per block of the fused forward: 1, 2 or 4 groups of 4 " \
                   "(f64: 2) at slots 8 and 16, one group below; of M and U^T each for the " \
-                  "fused backward (groups of 2 at slots 16 (f64: 1), else of 4 (f64: 2)); " \
+                  "fused backward (groups of 2 at slots 16 (f64: 1), else of 4 (f64: 2), " \
+                  "or one group of 6 at slots 8 in f32); " \
                   "(n/2/slots) * groups <= 256"
 
 const struct rb_axis givens_gpu_fused_axes[] = {

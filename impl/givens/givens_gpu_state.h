@@ -53,6 +53,28 @@ static inline int givens_gpu_fused_wt(size_t prec_size, int backward, int slots)
     return GIVENS_GPU_FUSED_WT(prec_size, backward, slots);
 }
 
+/* The wide fused backward: f32, slots 8, one column group of 6 columns of
+ * M and of U^T each (a slab of 192 floats a thread).  Where a block of 256
+ * threads fills a multiprocessor's registers anyway (n >= 4096), the wider
+ * slab shares each step's table row, exchange and barrier among half as
+ * many columns again; below, the narrower slabs' more blocks fill the
+ * multiprocessors better (docs/givens-tuning.md). */
+#define GIVENS_GPU_FUSED_WIDE 6
+
+static inline int givens_gpu_fused_wide(size_t prec_size, int backward, int slots, int cols)
+{
+    return prec_size == 4 && backward && slots == 8 && cols == GIVENS_GPU_FUSED_WIDE;
+}
+
+/* Columns per column group of a fused case of `cols` columns per block. */
+static inline int givens_gpu_fused_group_cols(size_t prec_size, int backward, int slots,
+                                              int cols)
+{
+    return givens_gpu_fused_wide(prec_size, backward, slots, cols)
+               ? cols
+               : givens_gpu_fused_wt(prec_size, backward, slots);
+}
+
 /* 1 if the fused kernels are built for `slots` per thread and `groups`
  * column groups and fit S slots: slots 1, 2, 4 with one group, 8 and 16
  * with 1, 2 or 4; slots dividing S; (S / slots) * groups threads at most
