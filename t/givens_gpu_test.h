@@ -22,9 +22,10 @@
 #define MAX_TUNABLES 2
 #define MAX_VALUES 12
 
+/* n = 31 is odd with 16 slots, which 8 and 16 slots per thread divide. */
 static const int sizes[][2] = {
-    { 2, 0 }, { 3, 0 }, { 6, 0 }, { 7, 0 }, { 33, 0 }, { 64, 0 }, { 130, 0 }, { 257, 0 },
-    { 16, 5 }, { 64, 20 },
+    { 2, 0 }, { 3, 0 }, { 6, 0 }, { 7, 0 }, { 31, 0 }, { 33, 0 }, { 64, 0 }, { 130, 0 },
+    { 257, 0 }, { 16, 5 }, { 64, 20 },
 };
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const enum rb_prec precs[] = { RB_PREC_F32, RB_PREC_F64 };
