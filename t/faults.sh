@@ -157,14 +157,15 @@ tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && [ "$(wc -l < "$run/records.jsonl")" -eq 2 ] && whole_lines "$run/records.jsonl"; \
     echo $?) "nospace: one-line error naming the file and ENOSPC, exit 1, 2 whole records"
 
-# A real write limit (ulimit -f, EFBIG): resume a 6-record run cut back to
+# A real write limit (ulimit -f, EFBIG): resume a 24-record run cut back to
 # its first k records under a limit less than a block above them (a record
 # takes more than a block).  The resume rewrites the run's other files, so k
 # is the fewest records whose bytes exceed each of those (record sizes follow
-# the samples taken).
+# the samples taken); 24 records outweigh the hwloc topology of a host with
+# a GPU and 16 cores (26 kB), which 6 did not.
 serial full
 "$RB_BIN" run --resume "$run" --prec f32 --min-samples 2 --min-time 0.001 --no-plot --quiet \
-    --paper givens --backend serial --n 16,17 --m 0 >/dev/null 2>&1
+    --paper givens --backend serial --n 16:23 --m 0 >/dev/null 2>&1
 unit=$( (ulimit -f 1; trap '' XFSZ; head -c 4096 /dev/zero > "$tmp/unit") 2>/dev/null; \
         wc -c < "$tmp/unit")
 largest=$(ls -l "$run" \
@@ -183,7 +184,7 @@ then
 else
     (ulimit -f "$limit"; trap '' XFSZ; exec "$RB_BIN" run --resume "$run" --prec f32 \
         --min-samples 2 --min-time 0.001 --no-plot --quiet --paper givens --backend serial \
-        --n 16,17 --m 0) >/dev/null 2>"$tmp/err"
+        --n 16:23 --m 0) >/dev/null 2>"$tmp/err"
     st=$?
     tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
         && grep -q "^reprobench: could not append to .*records.jsonl: File too large" \
