@@ -69,14 +69,17 @@ tap_ok $([ "$st" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
     && grep -q "^reprobench: RB_FAULT: 'melt@givens'" "$tmp/err"; echo $?) \
     "a malformed RB_FAULT is a one-line error, exit 2"
 
-# A device named explicitly but absent stays an error before the sweep.
+# A device named explicitly but absent stays an error before the sweep;
+# where a CUDA device is present, CUDA_VISIBLE_DEVICES=-1 hides it.
+export CUDA_VISIBLE_DEVICES=-1
 if "$RB_BIN" list 2>/dev/null | grep -q ' cuda .* yes$'; then
-    tap_skip "a CUDA device is present here"
+    tap_skip "a CUDA device is present here and CUDA_VISIBLE_DEVICES=-1 does not hide it"
 else
     sweep nocuda --paper givens --backend cuda --n 64 --m 0
     tap_ok $([ "$st" -eq 2 ] && [ -z "$run" ]; echo $?) \
         "--backend cuda without a device: exit 2, no run directory"
 fi
+unset CUDA_VISIBLE_DEVICES
 
 # OpenCL through its real error paths (PoCL here).
 if [ "$has_opencl" -eq 0 ]; then
