@@ -238,17 +238,20 @@ static void plan_print(int planned, uint64_t seed)
              (unsigned long long)seed);
 }
 
-/* Results that test_variants gives; *nv: the variants it tests. */
-static int plan_variants(struct rb_ctx *ctx, uint64_t seed, int *nv)
+/* Results that test_variants gives; *nv: the backend's variants, *nrun:
+ * those it sweeps. */
+static int plan_variants(struct rb_ctx *ctx, uint64_t seed, int *nv, int *nrun)
 {
     const struct rb_variant *v;
     int planned = 0;
-    *nv = 0;
+    *nv = *nrun = 0;
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (is_tested(v)) {
             (*nv)++;
-            if (is_run(v))
+            if (is_run(v)) {
+                (*nrun)++;
                 planned += sweep(v, ctx, seed, 0) + 2;
+            }
         }
     return planned;
 }
@@ -310,7 +313,7 @@ static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t
 {
     struct rb_ctx ctx;
     uint64_t seed = test_start(&ctx, available);
-    int nv, planned = 1 + plan_variants(&ctx, seed, &nv);
+    int nv, nrun, planned = 2 + plan_variants(&ctx, seed, &nv, &nrun);
     const struct rb_variant *fused = find("forward", "fused");
     const struct rb_variant *fused_bwd = find("backward", "fused");
     planned += (fused ? 5 : 0) + (fused_bwd ? 2 : 0);
@@ -318,6 +321,8 @@ static int givens_gpu_test_main(int (*available)(struct rb_ctx *, char *, size_t
     tap_ok(nv == 6 && fused && fused_bwd && find("forward", "paper")
            && find("backward", "paper") && find("forward", "apply") && find("backward", "apply"),
            "%d %s Givens variants registered", nv, name);
+    tap_ok(nrun > 0, "%d of them swept (RB_TEST_VARIANT '%s')", nrun,
+           getenv("RB_TEST_VARIANT") ? getenv("RB_TEST_VARIANT") : "");
     test_variants(&ctx, seed);
     if (fused) {
         refused(fused, &ctx, RB_PREC_F64, 64, 0, "cols", 16, "cols=16 in f64 (8 groups)");
