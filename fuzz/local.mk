@@ -14,7 +14,7 @@ EXTRA_PROGRAMS += $(RB_FUZZ_TARGETS)
 EXTRA_LIBRARIES += fuzz/librb_registry.a
 CLEANFILES += $(RB_FUZZ_TARGETS) fuzz/librb_registry.a fuzz/*.trs fuzz/*.log
 EXTRA_DIST += %reldir%/README %reldir%/fuzz_input.h %reldir%/fuzz_parse_list.dict \
-	%reldir%/fuzz_records.dict t/fuzz-corpus
+	%reldir%/fuzz_records.dict t/fuzz-corpus build-aux/fuzz-run.sh
 # The fuzz targets are the only programs without an _LDADD of their own.
 # Records name cases through the registry, which is not in librb_core.a.
 fuzz_librb_registry_a_SOURCES = harness/registry.c
@@ -22,29 +22,25 @@ LDADD = librb_core.a fuzz/librb_registry.a $(RB_TEST_LIBS) $(RB_FUZZ_LDFLAGS)
 
 # make fuzz: each target for FUZZ_SECONDS (default 60, from the command line
 # or the environment) over its seeds and what earlier runs found (kept in
-# fuzz/corpus/NAME/).  Each target's result goes to fuzz/NAME.trs as a test
-# result, its output to fuzz/NAME.log, an input that crashed, leaked or ran
-# over 10 s to fuzz/NAME-crash-* (-leak-*, -timeout-*); make fuzz then fails.
+# fuzz/corpus/NAME/), FUZZ_JOBS targets at a time (default: one a processor),
+# by build-aux/fuzz-run.sh.  Each target's result goes to fuzz/NAME.trs as a
+# test result, its output to fuzz/NAME.log, an input that crashed, leaked or
+# ran over 10 s to fuzz/NAME-crash-* (-leak-*, -timeout-*); make fuzz then
+# fails and prints the end of each failed target's log.
 .PHONY: fuzz
 if RB_FUZZ
 fuzz: $(RB_FUZZ_TARGETS)
-	@secs='$(FUZZ_SECONDS)'; secs=$${secs:-60}; failed=; \
+	@secs='$(FUZZ_SECONDS)'; secs=$${secs:-60}; \
+	jobs='$(FUZZ_JOBS)'; \
+	test -n "$$jobs" || jobs=`getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1`; \
+	echo "  FUZZ     $(RB_FUZZ_TARGETS) ($$secs s each, $$jobs at a time)"; \
+	rm -f $(RB_FUZZ_TARGETS:=.trs); \
+	printf '%s\n' $(RB_FUZZ_TARGETS) | \
+	    xargs -n 1 -P "$$jobs" $(SHELL) $(top_srcdir)/build-aux/fuzz-run.sh $(srcdir) "$$secs"; \
+	failed=; \
 	for t in $(RB_FUZZ_TARGETS); do \
-	    name=`basename $$t`; \
-	    mkdir -p fuzz/corpus/$$name; \
-	    echo "  FUZZ     $$name ($$secs s)"; \
-	    dict=; test -f $(srcdir)/fuzz/$$name.dict && dict=-dict=$(srcdir)/fuzz/$$name.dict; \
-	    if UBSAN_OPTIONS="print_stacktrace=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}" \
-	        ./$$t -max_total_time=$$secs -timeout=10 -print_final_stats=1 $$dict \
-	        -artifact_prefix=fuzz/$$name- fuzz/corpus/$$name \
-	        $(srcdir)/t/fuzz-corpus/$$name >fuzz/$$name.log 2>&1; then \
-	        res=PASS; \
-	    else \
-	        res=FAIL; failed="$$failed $$name"; tail -n 60 fuzz/$$name.log; \
-	    fi; \
-	    runs=`sed -n 's/^stat::number_of_executed_units: *//p' fuzz/$$name.log`; \
-	    echo "$$res: $$name ($${runs:-0} inputs in $$secs s)"; \
-	    printf ':test-result: %s\n' $$res >fuzz/$$name.trs; \
+	    grep -q '^:test-result: PASS' $$t.trs 2>/dev/null && continue; \
+	    failed="$$failed `basename $$t`"; tail -n 60 $$t.log; \
 	done; \
 	test -z "$$failed" || { echo "make fuzz: failed:$$failed (see fuzz/NAME.log)" >&2; exit 1; }
 else !RB_FUZZ
