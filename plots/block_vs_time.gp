@@ -3,11 +3,13 @@
 # every GPU series of a paper at the largest size the run timed them at.
 # Not a figure of its own: a paper's script calls it,
 #   call "block_vs_time.gp" PAPER SIZE OUTNAME "TITLE"
-# with `in` and `outdir` set as reprobench plot sets them.
+# with `in` and `outdir` set as reprobench plot sets them, and dir() as
+# the paper's scripts define it.
 paper = ARG1
 xsize = ARG2
 outname = ARG3
 title = ARG4
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 set datafile separator tab
 
 # Which of the columns block and wg this TSV has: read its header as data.
@@ -47,7 +49,9 @@ series = acc
 set logscale x 2
 set logscale y
 set format x "%g"
-set autoscale xfix
+ax(x) = keep(0) ? size(0) : NaN
+ay(x) = keep(0) ? column("median_ms") : NaN
+call log_axes in "y"
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel "threads per block / work-group"
 set ylabel "time per run (ms, median)"

@@ -6,6 +6,9 @@
 #   gnuplot -e "in='RUN/records.tsv'; outdir='RUN/plots'" givens_fig2.gp
 if (!exists("in")) in = "records.tsv"
 if (!exists("outdir")) outdir = "."
+# This script's folder (ARG0 is its path): everything up to the last "/".
+dir(s) = (p = strstrt(s, "/"), p ? s[1:p].dir(s[p+1:]) : "")
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 set datafile separator tab
 
 # Which optional series columns this TSV has: read its header as data.
@@ -46,7 +49,8 @@ if (words(series_forward) + words(series_backward) == 0) {
 set logscale x 2
 set logscale y
 set format x "%g"
-set autoscale xfix
+ax(x) = keep(a) ? column("n") : NaN
+ay(x) = keep(a) ? column("median_ms") : NaN
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel "n"
 set ylabel "time (ms, median; bars p10-p90)"
@@ -70,6 +74,7 @@ do for [fmt in "png pdf"] {
             plot [1:10] [1:10] 1/0 notitle
             unset label 1
         } else {
+            call log_axes in "y"
             plot for [i=1:words(s)] in \
                      using "n":(sel(a, word(s, i), "median_ms")):(sel(a, word(s, i), "p10_ms")) \
                      :(sel(a, word(s, i), "p90_ms")) with yerrorbars lc i pt 7 ps 0.6 notitle, \

@@ -5,6 +5,9 @@
 #   gnuplot -e "in='RUN/records.tsv'; outdir='RUN/plots'" givens_speedup.gp
 if (!exists("in")) in = "records.tsv"
 if (!exists("outdir")) outdir = "."
+# This script's folder (ARG0 is its path): everything up to the last "/".
+dir(s) = (p = strstrt(s, "/"), p ? s[1:p].dir(s[p+1:]) : "")
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 set datafile separator tab
 
 # Which optional series columns this TSV has: read its header as data.
@@ -49,7 +52,7 @@ set logscale x 2
 set logscale y 2
 set format x "%g"
 set format y "%g"
-set autoscale xfix
+ax(x) = keep(a) ? column("n") : NaN
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel "n"
 set ylabel "speedup over the baseline (median / median)"
@@ -71,6 +74,7 @@ do for [fmt in "png pdf"] {
             plot [1:10] [0.5:2] 1/0 notitle
             unset label 1
         } else {
+            call log_axes in
             plot for [i=1:words(s)] in using "n":(sel(a, word(s, i))) \
                      with points lc i pt 7 ps 0.6 notitle, \
                  for [i=1:words(s)] in using "n":(sel(a, word(s, i))) \

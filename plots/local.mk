@@ -4,7 +4,8 @@ nobase_dist_pkgdata_DATA += %reldir%/givens_fig2.gp %reldir%/givens_speedup.gp \
 	%reldir%/sammon_time.gp %reldir%/sammon_speedup.gp %reldir%/sammon_block.gp \
 	%reldir%/sammon_stress.gp %reldir%/sammon-embedding.gp \
 	%reldir%/time_vs_size.gp %reldir%/sbo_time.gp %reldir%/speedup_vs_size.gp \
-	%reldir%/block_vs_time.gp %reldir%/sbo_speedup.gp %reldir%/sbo_block.gp
+	%reldir%/block_vs_time.gp %reldir%/sbo_speedup.gp %reldir%/sbo_block.gp \
+	%reldir%/log_axes.gp
 # sbo-learn's figures (make sbo-figures), not records figures.
 nobase_dist_pkgdata_DATA += %reldir%/sbo-rmse.gp %reldir%/sbo-atoms.gp
 # The speedup of one run over another, drawn by reprobench compare --plot.

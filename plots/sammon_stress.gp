@@ -7,6 +7,9 @@
 #   gnuplot -e "in='RUN/records.tsv'; outdir='RUN/plots'" sammon_stress.gp
 if (!exists("in")) in = "records.tsv"
 if (!exists("outdir")) outdir = "."
+# This script's folder (ARG0 is its path): everything up to the last "/".
+dir(s) = (p = strstrt(s, "/"), p ? s[1:p].dir(s[p+1:]) : "")
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 best = in[1:strlen(in) - strlen("records.tsv")]."best.tsv"
 set datafile separator tab
 
@@ -46,7 +49,9 @@ set logscale x 2
 set logscale y
 set format x "%g"
 set format y "%.0e"
-set autoscale xfix
+ax(x) = keep(0) ? column("points") : NaN
+ay(x) = keep(0) ? rel(0) : NaN
+call log_axes best "y"
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel "points N"
 set ylabel "|E - E_ref| / E_ref"

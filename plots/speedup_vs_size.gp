@@ -5,13 +5,15 @@
 # backend and precision (and the other sizes named).  Not a figure of its
 # own: a paper's script calls it,
 #   call "speedup_vs_size.gp" PAPER XAXIS "OTHER SIZES" OUTNAME "TITLE" "BASELINE"
-# with `in` and `outdir` set as reprobench plot sets them.
+# with `in` and `outdir` set as reprobench plot sets them, and dir() as
+# the paper's scripts define it.
 paper = ARG1
 xcol = ARG2
 others = ARG3
 outname = ARG4
 title = ARG5
 baseline = ARG6
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 best = in[1:strlen(in) - strlen("records.tsv")]."best.tsv"
 set datafile separator tab
 set datafile columnheaders
@@ -39,7 +41,8 @@ set logscale x 2
 set logscale y 2
 set format x "%g"
 set format y "%g"
-set autoscale xfix
+ax(x) = keep(0) ? column(xcol) : NaN
+call log_axes best
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel xcol
 set ylabel "speedup over ".baseline." (median / median)"

@@ -4,12 +4,14 @@
 # (best.tsv, beside records.tsv); median with p10-p90 bars.  Not a figure of
 # its own: a paper's script calls it,
 #   call "time_vs_size.gp" PAPER XAXIS "OTHER SIZES" OUTNAME "TITLE"
-# with `in` and `outdir` set as reprobench plot sets them.
+# with `in` and `outdir` set as reprobench plot sets them, and dir() as
+# the paper's scripts define it.
 paper = ARG1
 xcol = ARG2
 others = ARG3
 outname = ARG4
 title = ARG5
+log_axes = dir(ARG0)."log_axes.gp"   # first: ARG0 is gone after a call returns
 best = in[1:strlen(in) - strlen("records.tsv")]."best.tsv"
 set datafile separator tab
 set datafile columnheaders
@@ -35,7 +37,9 @@ if (words(series) == 0) {
 set logscale x 2
 set logscale y
 set format x "%g"
-set autoscale xfix
+ax(x) = keep(0) ? column(xcol) : NaN
+ay(x) = keep(0) ? column("median_ms") : NaN
+call log_axes best "y"
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set xlabel xcol
 set ylabel "time per run (ms, median; bars p10-p90)"
