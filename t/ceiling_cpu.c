@@ -32,10 +32,21 @@ static void probe(int threads)
     /* The same loop on vectors of the same width: FP32 has twice the lanes.
      * "Roughly": a busy machine may slow one of the timings, and with as
      * many threads as cores (tests run side by side) a thread can lose its
-     * core for a whole timing, halving that rate. */
+     * core for a whole timing, halving that rate; on a 16-core machine
+     * running make -j16 check that once took fp32 below 0.4 x fp64.  So a
+     * low ratio is probed again, up to twice, and the best ratio counts:
+     * a probe that mixed up its rates stays low every time. */
     double floor = threads == 1 ? 0.8 : 0.4;
-    tap_ok(c.fp32_gflops >= floor * c.fp64_gflops, "%d thread(s): fp32 >= %.1f x fp64",
-           threads, floor);
+    double ratio = c.fp64_gflops > 0 ? c.fp32_gflops / c.fp64_gflops : 0;
+    int tries = 1;
+    for (; ratio < floor && tries < 3; tries++) {
+        struct rb_ceiling again;
+        if (rb_ceiling_cpu(threads, &again) == 0 && again.fp64_gflops > 0
+            && again.fp32_gflops / again.fp64_gflops > ratio)
+            ratio = again.fp32_gflops / again.fp64_gflops;
+    }
+    tap_ok(ratio >= floor, "%d thread(s): fp32 >= %.1f x fp64 (%.2f x, best of %d probe(s))",
+           threads, floor, ratio, tries);
     /* Bounded: about a second on an idle machine; a loaded one stretches
      * it, a runaway loop would not stop. */
     tap_ok(s < 10.0, "%d thread(s): probe takes %.2f s < 10 s", threads, s);

@@ -64,49 +64,63 @@ __host__ __device__ constexpr int givens_slab_pb(int q, int R)
     return (q + R) % B;
 }
 
-// Copy W values between registers and shared memory in 16-byte pieces where
-// W values make whole pieces (the buffers are 16-byte aligned), else singly.
+// Values per piece when W values move between registers and shared memory:
+// 16-byte pieces where W values make whole ones, else single values.
 template <typename T, int W>
-__device__ __forceinline__ void givens_slab_put(T *dst, const T (&v)[W])
+__host__ __device__ constexpr int givens_slab_piece()
 {
-    if constexpr (sizeof(T) * W % 16 == 0 && sizeof(T) == 4) {
+    return sizeof(T) * W % 16 == 0 && (sizeof(T) == 4 || sizeof(T) == 8) ? 16 / (int)sizeof(T) : 1;
+}
+
+// Copy W values between registers and shared memory by pieces
+// (givens_slab_piece), piece k at k * stride values from dst (the buffers
+// are 16-byte aligned); by default the pieces are side by side.
+template <typename T, int W>
+__device__ __forceinline__ void givens_slab_put(T *dst, const T (&v)[W],
+                                                int stride = givens_slab_piece<T, W>())
+{
+    constexpr int P = givens_slab_piece<T, W>();
+    if constexpr (P == 4) {
 #pragma unroll
         for (int w = 0; w < W; w += 4)
-            *reinterpret_cast<float4 *>(dst + w) = make_float4(v[w], v[w + 1], v[w + 2], v[w + 3]);
-    } else if constexpr (sizeof(T) * W % 16 == 0 && sizeof(T) == 8) {
+            *reinterpret_cast<float4 *>(dst + w / 4 * stride) =
+                make_float4(v[w], v[w + 1], v[w + 2], v[w + 3]);
+    } else if constexpr (P == 2) {
 #pragma unroll
         for (int w = 0; w < W; w += 2)
-            *reinterpret_cast<double2 *>(dst + w) = make_double2(v[w], v[w + 1]);
+            *reinterpret_cast<double2 *>(dst + w / 2 * stride) = make_double2(v[w], v[w + 1]);
     } else {
 #pragma unroll
         for (int w = 0; w < W; w++)
-            dst[w] = v[w];
+            dst[w * stride] = v[w];
     }
 }
 
 template <typename T, int W>
-__device__ __forceinline__ void givens_slab_get(const T *src, T (&v)[W])
+__device__ __forceinline__ void givens_slab_get(const T *src, T (&v)[W],
+                                                int stride = givens_slab_piece<T, W>())
 {
-    if constexpr (sizeof(T) * W % 16 == 0 && sizeof(T) == 4) {
+    constexpr int P = givens_slab_piece<T, W>();
+    if constexpr (P == 4) {
 #pragma unroll
         for (int w = 0; w < W; w += 4) {
-            const float4 f = *reinterpret_cast<const float4 *>(src + w);
+            const float4 f = *reinterpret_cast<const float4 *>(src + w / 4 * stride);
             v[w] = f.x;
             v[w + 1] = f.y;
             v[w + 2] = f.z;
             v[w + 3] = f.w;
         }
-    } else if constexpr (sizeof(T) * W % 16 == 0 && sizeof(T) == 8) {
+    } else if constexpr (P == 2) {
 #pragma unroll
         for (int w = 0; w < W; w += 2) {
-            const double2 f = *reinterpret_cast<const double2 *>(src + w);
+            const double2 f = *reinterpret_cast<const double2 *>(src + w / 2 * stride);
             v[w] = f.x;
             v[w + 1] = f.y;
         }
     } else {
 #pragma unroll
         for (int w = 0; w < W; w++)
-            v[w] = src[w];
+            v[w] = src[w * stride];
     }
 }
 
@@ -195,6 +209,7 @@ struct givens_slab_ctx {
     int S;                      // slots per step
     int tout, bout;             // offsets (in values) of this thread's outgoing rows
     int tin, bin;               // ... and of its incoming ones, in parity buffer 0
+    int xstride;                // values between the pieces of a row there
     int xsize;                  // values per parity buffer of the exchange
 };
 
@@ -444,8 +459,8 @@ __device__ __forceinline__ void givens_slab_step(givens_slab_regs<T, B, W> &x,
     } else {
         givens_slab_rotate<T, B, W, R, GIVENS_SLAB_EDGES>(x, mine, c.NG);
     }
-    givens_slab_put<T, W>(buf + c.tout, x.top[ot]);
-    givens_slab_put<T, W>(buf + c.bout, x.bot[ob]);
+    givens_slab_put<T, W>(buf + c.tout, x.top[ot], c.xstride);
+    givens_slab_put<T, W>(buf + c.bout, x.bot[ob], c.xstride);
     stager.template finish<1>(c, stages);      // step - 1's coefficients have landed
     xbar.arrive(c, step);
     if constexpr (!E::shares_rotated) {
@@ -455,8 +470,8 @@ __device__ __forceinline__ void givens_slab_step(givens_slab_regs<T, B, W> &x,
     xbar.wait(step);
     // After the move the register of the old logical top B-1 is logical top
     // 0, that of the old logical bottom 0 is logical bottom B-1.
-    givens_slab_get<T, W>(buf + c.tin, x.top[ot]);
-    givens_slab_get<T, W>(buf + c.bin, x.bot[ob]);
+    givens_slab_get<T, W>(buf + c.tin, x.top[ot], c.xstride);
+    givens_slab_get<T, W>(buf + c.bin, x.bot[ob], c.xstride);
     if (B > 1 && c.g == 0) {
         // Position 0 never moves: logical top 0 keeps its value (now in the
         // register of logical top 1), which takes the old bottom 0 instead.
@@ -490,8 +505,8 @@ __device__ __forceinline__ void givens_slab_steps(givens_slab_regs<T, B, W> &x,
 }
 
 // The thread's place in the block: NG = S / B slot groups, WG column groups
-// (threads t = w * NG + g), W values per row.
-template <int B, int W>
+// (threads t = w * NG + g), W values of type T per row.
+template <typename T, int B, int W>
 __device__ __forceinline__ givens_slab_ctx givens_slab_here(int S)
 {
     givens_slab_ctx c;
@@ -502,28 +517,39 @@ __device__ __forceinline__ givens_slab_ctx givens_slab_here(int S)
     c.g = c.t % c.NG;
     c.w = c.t / c.NG;
     c.xsize = 2 * c.nthr * W;
-    // Exchange buffer: [top in | bottom in] by destination thread, routed by
-    // position (tops move up a position, bottoms down; position nt-1 goes to
-    // 1, position 0 stays).  The top of slot S-1 turns into its own bottom;
+    // Exchange buffer: [top in | bottom in] by destination thread, a row of
+    // an odd number of 16-byte pieces (givens_slab_piece) stored whole, a row
+    // of an even number as planes (piece k of every thread's row in plane
+    // k): whole rows of 2 or 4 pieces put the 16-byte accesses of a warp's
+    // 8-thread phases in the same banks twice or four times (the backward
+    // at cols 4, 8 values a row, 2-9% slower), and odd rows do not conflict
+    // (the backward at cols 6, 12 values, 7% slower as planes).  Routed by
+    // position (tops move up a position, bottoms down;
+    // position nt-1 goes to 1, position 0 stays).  The top of slot S-1
+    // turns into its own bottom;
     // the bottom of slot 0 becomes the top of slot 1: with B > 1 a slot of
     // thread g = 0, which takes it in as its logical top 0 and swaps it into
     // slot 1 (givens_slab_step); with B = 1 it goes to thread 1, and thread
     // 0's top, position 0 itself, comes back to it unchanged.
+    constexpr int P = givens_slab_piece<T, W>();
+    constexpr bool planes = P > 1 && W / P % 2 == 0;
+    constexpr int U = planes ? P : W;       // values between two threads' rows
     const int base = c.w * c.NG, bins = c.nthr * W, last = c.NG - 1;
+    c.xstride = planes ? c.nthr * P : P;
     if (B == 1 && c.g == 0)
-        c.tout = base * W;
+        c.tout = base * U;
     else
-        c.tout = c.g < last ? (base + c.g + 1) * W : bins + (base + c.g) * W;
+        c.tout = c.g < last ? (base + c.g + 1) * U : bins + (base + c.g) * U;
     if (c.g > 0)
-        c.bout = bins + (base + c.g - 1) * W;
+        c.bout = bins + (base + c.g - 1) * U;
     else if (B == 1 && last > 0)
-        c.bout = (base + 1) * W;
+        c.bout = (base + 1) * U;
     else if (B == 1)
-        c.bout = bins + base * W;           // S = 1: the one pair never moves
+        c.bout = bins + base * U;           // S = 1: the one pair never moves
     else
-        c.bout = base * W;
-    c.tin = c.t * W;
-    c.bin = bins + c.t * W;
+        c.bout = base * U;
+    c.tin = c.t * U;
+    c.bin = bins + c.t * U;
     return c;
 }
 

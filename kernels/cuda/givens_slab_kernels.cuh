@@ -77,7 +77,7 @@ givens_slab_forward(int n, int nt, int nsteps, const typename givens_vec2<T>::ty
 {
     extern __shared__ __align__(16) unsigned char givens_slab_dyn[];
     const int S = nt / 2;
-    const givens_slab_ctx c = givens_slab_here<B, WT>(S);
+    const givens_slab_ctx c = givens_slab_here<T, B, WT>(S);
     const int c0 = (blockIdx.x * WG + c.w) * WT;
     givens_slab_regs<T, B, WT> x;
 #pragma unroll
@@ -177,7 +177,7 @@ givens_slab_backward(int n, int nt, int nsteps,
 {
     extern __shared__ __align__(16) unsigned char givens_slab_dyn[];
     const int S = nt / 2;
-    const givens_slab_ctx c = givens_slab_here<B, 2 * WT>(S);
+    const givens_slab_ctx c = givens_slab_here<T, B, 2 * WT>(S);
     const int c0 = (blockIdx.x * WG + c.w) * WT;
     givens_slab_regs<T, B, 2 * WT> x;
 #pragma unroll
