@@ -524,13 +524,12 @@ __device__ __forceinline__ givens_slab_ctx givens_slab_here(int S)
     // 8-thread phases in the same banks twice or four times (the backward
     // at cols 4, 8 values a row, 2-9% slower), and odd rows do not conflict
     // (the backward at cols 6, 12 values, 7% slower as planes).  Routed by
-    // position (tops move up a position, bottoms down;
-    // position nt-1 goes to 1, position 0 stays).  The top of slot S-1
-    // turns into its own bottom;
-    // the bottom of slot 0 becomes the top of slot 1: with B > 1 a slot of
-    // thread g = 0, which takes it in as its logical top 0 and swaps it into
-    // slot 1 (givens_slab_step); with B = 1 it goes to thread 1, and thread
-    // 0's top, position 0 itself, comes back to it unchanged.
+    // position (tops move up a position, bottoms down; position nt-1 goes
+    // to 1, position 0 stays).  The top of slot S-1 turns into its own
+    // bottom; the bottom of slot 0 becomes the top of slot 1: with B > 1 a
+    // slot of thread g = 0, which takes it in as its logical top 0 and swaps
+    // it into slot 1 (givens_slab_step); with B = 1 it goes to thread 1, and
+    // thread 0's top, position 0 itself, comes back to it unchanged.
     constexpr int P = givens_slab_piece<T, W>();
     constexpr bool planes = P > 1 && W / P % 2 == 0;
     constexpr int U = planes ? P : W;       // values between two threads' rows
