@@ -10,12 +10,13 @@
 # Without "y" the y axis is autoscaled: for figures that draw a line of
 # their own (the speedups' 1x), which the autoscaling takes in.
 axes_file = ARG1
+axes_y = ARGC >= 2 && ARG2 eq "y"
 # stats leaves out the points outside the ranges set before (an earlier
 # panel's): none are set while it counts.
 set autoscale x
 set autoscale y
 stats axes_file using (ax(0)) name "AXES_X" nooutput
-if (ARGC >= 2 && ARG2 eq "y") {
+if (axes_y) {
     stats axes_file using (ay(0)) name "AXES_Y" nooutput
 }
 if (AXES_X_min == AXES_X_max) {
@@ -23,6 +24,6 @@ if (AXES_X_min == AXES_X_max) {
 } else {
     set autoscale xfix
 }
-if (ARGC >= 2 && ARG2 eq "y" && AXES_Y_min == AXES_Y_max) {
+if (axes_y && AXES_Y_min == AXES_Y_max) {
     set yrange [AXES_Y_min / 10 : AXES_Y_max * 10]
 }
