@@ -40,6 +40,7 @@ __host__ __device__ inline size_t givens_lift_parity_words(int nt)
 template <typename T, int B, int W>
 struct givens_slab_store {
     static constexpr bool shares_rotated = false;
+    static constexpr bool split_interior = false;   // nothing to cover the barrier
     int n, nt, g, c0;
     const T *sign;
     T *U;
@@ -108,6 +109,8 @@ struct givens_slab_dots {
     // With column groups the partial sums go through shared memory to be
     // read after the barrier.
     static constexpr bool shares_rotated = WG > 1;
+    // The dot products cover the barrier's latency (givens_slab_step).
+    static constexpr bool split_interior = true;
     int K, S, g, w;
     T *red, *dP;
     template <int R>
