@@ -72,6 +72,9 @@
 #define XVEC REAL
 #endif
 
+/* 1 where a row is an even number of vectors: stored as planes (below). */
+#define GIVENS_PLANES (W / XK % 2 == 0)
+
 /* Registers of logical top / bottom slot q after R moves (R < B): tops move
  * up one slot per step, bottoms down, so the registers rotate the other
  * way. */
@@ -84,6 +87,7 @@
 typedef struct {
     int t, g, w, NG, T, S, nt;
     int tout, bout, tin, bin, xsize;
+    int xstride;                /* vectors between the pieces of a row */
 } givens_slab_ctx;
 
 /* The exchange's routing (kernels/cuda/givens_slab.cuh, givens_slab_here):
@@ -93,7 +97,10 @@ typedef struct {
  * of slot 1: with B > 1 a slot of work-item g = 0, which takes it in as its
  * logical top 0 and swaps it into slot 1 (givens_slab_step); with B = 1 it
  * goes to work-item 1, and work-item 0's top, position 0 itself, comes back
- * to it unchanged. */
+ * to it unchanged.  A row of an even number of vectors is stored as planes
+ * (vector k of every work-item's row in plane k, as in the CUDA engine): the
+ * backward's rows of two float4 stored whole would put a warp's 16-byte
+ * accesses in the same banks twice. */
 givens_slab_ctx givens_slab_here(const int nt)
 {
     givens_slab_ctx c;
@@ -104,43 +111,46 @@ givens_slab_ctx givens_slab_here(const int nt)
     c.t = (int)get_local_id(0);
     c.g = c.t % c.NG;
     c.w = c.t / c.NG;
-    const int V = W / XK, base = c.w * c.NG, bins = c.T * V, last = c.NG - 1;
+    const int V = W / XK, U = GIVENS_PLANES ? 1 : V;
+    const int base = c.w * c.NG, bins = c.T * V, last = c.NG - 1;
     c.xsize = 2 * c.T * V;
+    c.xstride = GIVENS_PLANES ? c.T : 1;
     if (B == 1 && c.g == 0)
-        c.tout = base * V;
+        c.tout = base * U;
     else
-        c.tout = c.g < last ? (base + c.g + 1) * V : bins + (base + c.g) * V;
+        c.tout = c.g < last ? (base + c.g + 1) * U : bins + (base + c.g) * U;
     if (c.g > 0)
-        c.bout = bins + (base + c.g - 1) * V;
+        c.bout = bins + (base + c.g - 1) * U;
     else if (B == 1 && last > 0)
-        c.bout = (base + 1) * V;
+        c.bout = (base + 1) * U;
     else if (B == 1)
-        c.bout = bins + base * V;       /* S = 1: the one pair never moves */
+        c.bout = bins + base * U;       /* S = 1: the one pair never moves */
     else
-        c.bout = base * V;
-    c.tin = c.t * V;
-    c.bin = bins + c.t * V;
+        c.bout = base * U;
+    c.tin = c.t * U;
+    c.bin = bins + c.t * U;
     return c;
 }
 
-/* One row of W values to the exchange and back, as vectors. */
-void givens_slab_put(__local XVEC *dst, const REAL *v)
+/* One row of W values to the exchange and back, as vectors, vector k at
+ * k * stride from the row's first. */
+void givens_slab_put(__local XVEC *dst, const REAL *v, const int stride)
 {
     for (int k = 0; k < W / XK; k++) {
 #if XK == 4
-        dst[k] = (XVEC)(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
+        dst[k * stride] = (XVEC)(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
 #elif XK == 2
-        dst[k] = (XVEC)(v[2 * k], v[2 * k + 1]);
+        dst[k * stride] = (XVEC)(v[2 * k], v[2 * k + 1]);
 #else
-        dst[k] = v[k];
+        dst[k * stride] = v[k];
 #endif
     }
 }
 
-void givens_slab_get(__local const XVEC *src, REAL *v)
+void givens_slab_get(__local const XVEC *src, REAL *v, const int stride)
 {
     for (int k = 0; k < W / XK; k++) {
-        const XVEC x = src[k];
+        const XVEC x = src[k * stride];
 #if XK == 4
         v[4 * k] = x.s0;
         v[4 * k + 1] = x.s1;
@@ -221,16 +231,16 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
     }
     __local XVEC *buf = xbuf + (step & 1) * c->xsize;
     const int ot = GIVENS_PT(B - 1, R), ob = GIVENS_PB(0, R);
-    givens_slab_put(buf + c->tout, top[ot]);
-    givens_slab_put(buf + c->bout, bot[ob]);
+    givens_slab_put(buf + c->tout, top[ot], c->xstride);
+    givens_slab_put(buf + c->bout, bot[ob], c->xstride);
 #if GIVENS_STAGED
     givens_slab_stage(c, stages, step - 1, held);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     /* After the move the register of the old logical top B-1 is logical top
      * 0, that of the old logical bottom 0 is logical bottom B-1. */
-    givens_slab_get(buf + c->tin, top[ot]);
-    givens_slab_get(buf + c->bin, bot[ob]);
+    givens_slab_get(buf + c->tin, top[ot], c->xstride);
+    givens_slab_get(buf + c->bin, bot[ob], c->xstride);
     if (B > 1) {
         /* Position 0 never moves: logical top 0 keeps its value (now in the
          * register of logical top 1), which takes the old bottom 0 instead. */
