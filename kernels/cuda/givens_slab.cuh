@@ -476,6 +476,7 @@ __device__ __forceinline__ void givens_slab_step(givens_slab_regs<T, B, W> &x,
     T *buf = xbuf + (step & 1) * c.xsize;
     constexpr int ot = givens_slab_pt<B>(B - 1, R), ob = givens_slab_pb<B>(0, R);
     constexpr bool split = E::split_interior && !E::shares_rotated;
+    constexpr givens_slab_part after = split ? GIVENS_SLAB_LATE : GIVENS_SLAB_INTERIOR;
     if constexpr (E::shares_rotated) {
         givens_slab_rotate<T, B, W, R, GIVENS_SLAB_ALL>(x, mine, c.NG);
         epi.template rotated<R>(x, step);
@@ -489,8 +490,7 @@ __device__ __forceinline__ void givens_slab_step(givens_slab_regs<T, B, W> &x,
     stager.template finish<1>(c, stages);      // step - 1's coefficients have landed
     xbar.arrive(c, step);
     if constexpr (!E::shares_rotated) {
-        givens_slab_rotate<T, B, W, R, split ? GIVENS_SLAB_LATE : GIVENS_SLAB_INTERIOR>(x, mine,
-                                                                                      c.NG);
+        givens_slab_rotate<T, B, W, R, after>(x, mine, c.NG);
         epi.template rotated<R>(x, step);
     }
     xbar.wait(step);
