@@ -29,24 +29,29 @@ static void probe(int threads)
            "%d thread(s): copy rate finite, positive, below 10 TB/s", threads);
     tap_ok(positive(c.fp32_gflops) && positive(c.fp64_gflops),
            "%d thread(s): FP32 and FP64 rates finite and positive", threads);
-    /* The same loop on vectors of the same width: FP32 has twice the lanes.
-     * "Roughly": a busy machine may slow one of the timings, and with as
-     * many threads as cores (tests run side by side) a thread can lose its
-     * core for a whole timing, halving that rate; on a 16-core machine
-     * running make -j16 check that once took fp32 below 0.4 x fp64.  So a
-     * low ratio is probed again, up to twice, and the best ratio counts:
-     * a probe that mixed up its rates stays low every time. */
-    double floor = threads == 1 ? 0.8 : 0.4;
+    /* The same loop on vectors of the same width: FP32 has twice the lanes,
+     * so a probe that mixed up its rates shows as FP32 below FP64.  That is
+     * asserted on one thread, the same code as any count: "roughly", since a
+     * busy machine may slow one of the timings, so a low ratio is probed
+     * again, up to twice, and the best ratio counts.  With as many threads as
+     * cores the ratio says nothing about the probe: tests run side by side,
+     * a thread loses its core for whole timings, and on a 16-core machine
+     * running make -j16 check three probes in a row have given 0.27 x. */
     double ratio = c.fp64_gflops > 0 ? c.fp32_gflops / c.fp64_gflops : 0;
-    int tries = 1;
-    for (; ratio < floor && tries < 3; tries++) {
-        struct rb_ceiling again;
-        if (rb_ceiling_cpu(threads, &again) == 0 && again.fp64_gflops > 0
-            && again.fp32_gflops / again.fp64_gflops > ratio)
-            ratio = again.fp32_gflops / again.fp64_gflops;
+    if (threads == 1) {
+        int tries = 1;
+        for (; ratio < 0.8 && tries < 3; tries++) {
+            struct rb_ceiling again;
+            if (rb_ceiling_cpu(threads, &again) == 0 && again.fp64_gflops > 0
+                && again.fp32_gflops / again.fp64_gflops > ratio)
+                ratio = again.fp32_gflops / again.fp64_gflops;
+        }
+        tap_ok(ratio >= 0.8, "1 thread: fp32 >= 0.8 x fp64 (%.2f x, best of %d probe(s))",
+               ratio, tries);
+    } else {
+        tap_diag("%d threads: fp32 / fp64 = %.2f (not asserted: threads share the cores "
+                 "with other tests)", threads, ratio);
     }
-    tap_ok(ratio >= floor, "%d thread(s): fp32 >= %.1f x fp64 (%.2f x, best of %d probe(s))",
-           threads, floor, ratio, tries);
     /* Bounded: about a second on an idle machine; a loaded one stretches
      * it, a runaway loop would not stop. */
     tap_ok(s < 10.0, "%d thread(s): probe takes %.2f s < 10 s", threads, s);
@@ -65,7 +70,8 @@ int main(void)
 {
     struct rb_ceiling c;
 
-    tap_plan(16);
+    /* The ratio is asserted for one thread only (probe). */
+    tap_plan(rb_omp_max_threads() == 1 ? 16 : 15);
     probe(1);
     probe(rb_omp_max_threads());
     /* An unmeasured rate is null in the JSON, never a number. */
