@@ -2,8 +2,9 @@
 /* Every OpenCL Givens variant on whatever device is there (PoCL in CI): for
  * each precision and size (odd n, restricted m; apply mode with a partial
  * last slab of columns), a poisoned output fails verify, a run verifies, the
- * device time is read and teardown is safe twice; the fused forward's U
- * and backward's dtheta equal the paper kernels' on the same data; and the
+ * device time is read and teardown is safe twice (the fused slabs also with
+ * two steps per exchange); the fused forward's U and backward's dtheta
+ * equal the paper kernels' on the same data; and the
  * fused backward's groups of two work-items are refused on PoCL alone. */
 #include <math.h>
 #include <stdint.h>
@@ -31,6 +32,7 @@ struct tcase {
     int n, m, nb;
     long long a, b;             /* wg, or slots and cols */
     void *out;                  /* U or dtheta after the run, for the paper/fused pairs */
+    int x;                      /* the fused kinds' steps per exchange (0: 1) */
 };
 
 /* In an order where the CPU's turn of slots x cols pairs (below) meets the
@@ -114,6 +116,8 @@ static void make_case(struct rb_case *c, const struct tcase *t, struct rb_ctx *c
     } else {
         c->params[c->nparams++] = (struct rb_param){ "slots", t->a };
         c->params[c->nparams++] = (struct rb_param){ "cols", t->b };
+        if (!is_apply(t->v))
+            c->params[c->nparams++] = (struct rb_param){ "exchange", t->x ? t->x : 1 };
     }
 }
 
@@ -157,6 +161,15 @@ static int plan_size(struct tcase *list, int room, struct tcase t, struct rb_ctx
         if (admitted(&t, ctx))
             list[count++] = t;
     }
+    /* The fused slabs with two steps per exchange: slots 4 (a pair of
+     * pairs per unrolled sweep) and 8 on a GPU, slots 4 on the CPU. */
+    for (int slots = 4; !is_apply(t.v) && slots <= (gpu ? 8 : 4) && count < room; slots *= 2) {
+        t.a = slots;
+        t.b = is_backward(t.v) ? 2 : 4;
+        t.x = 2;
+        if (admitted(&t, ctx))
+            list[count++] = t;
+    }
     return count;
 }
 
@@ -173,7 +186,7 @@ static int plan(struct tcase *list, struct rb_ctx *ctx, int gpu, int fp64, int *
             if (!(v->precs & p) || (p == RB_PREC_F64 && !fp64))
                 continue;
             for (int k = 0; k < (is_apply(v) ? NAPPLY : NSIZES); k++) {
-                struct tcase t = { v, (enum rb_prec)p, k, 0, 0, 0, 0, 0, NULL };
+                struct tcase t = { v, (enum rb_prec)p, k, 0, 0, 0, 0, 0, NULL, 0 };
                 t.n = is_apply(v) ? apply_sizes[k][0] : sizes[k][0];
                 t.m = is_apply(v) ? apply_sizes[k][1] : sizes[k][1];
                 t.nb = is_apply(v) ? apply_sizes[k][2] : 0;
@@ -195,7 +208,8 @@ static void label(const struct tcase *t, char *buf, size_t len)
     if (is_paper(t->v))
         snprintf(buf + used, len - (size_t)used, " wg=%lld", t->a);
     else
-        snprintf(buf + used, len - (size_t)used, " slots=%lld cols=%lld", t->a, t->b);
+        snprintf(buf + used, len - (size_t)used, " slots=%lld cols=%lld%s", t->a, t->b,
+                 t->x == 2 ? " exchange=2" : "");
 }
 
 /* Elements of the kept output: dtheta for a backward, else U. */
@@ -298,7 +312,7 @@ static void tiny_groups(struct rb_ctx *ctx, const struct rb_opencl *cl)
         tap_ok(0, "the OpenCL fused backward is registered");
         return;
     }
-    struct tcase t = { v, RB_PREC_F32, 3, 64, 0, 0, 16, 4, NULL };
+    struct tcase t = { v, RB_PREC_F32, 3, 64, 0, 0, 16, 4, NULL, 0 };
     struct rb_case c;
     make_case(&c, &t, ctx, 1);
     const int rc = v->admit(&c);

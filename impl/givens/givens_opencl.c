@@ -119,6 +119,11 @@ int givens_opencl_admit(struct rb_case *c)
         if (groups > slots)
             return rb_fail(c, RB_ESKIP, "cols=%lld: %d column groups need slots >= %d", cols,
                            groups, groups);
+        long long exchange = rb_case_param(c, "exchange", 1);
+        if (exchange != 1 && exchange != 2)
+            return rb_fail(c, RB_ESKIP, "exchange=%lld: steps per exchange are 1 or 2", exchange);
+        if (exchange == 2 && slots < 4)
+            return rb_fail(c, RB_ESKIP, "exchange=2 needs slots >= 4 (slots=%lld)", slots);
         /* PoCL 3.1 aborts (a failed assertion in its parallel-region
          * formation) building the sweep for groups of one or two work-items:
          * at slots 2 (such groups are of no use on any device), and on PoCL
@@ -290,6 +295,7 @@ static int setup_host(struct rb_case *c, struct givens_opencl *s)
     s->wg = (int)rb_case_param(c, "wg", 64);
     s->slots = (int)rb_case_param(c, "slots", 1);
     s->cols = (int)rb_case_param(c, "cols", 1);
+    s->exchange = (int)rb_case_param(c, "exchange", 1);
     s->count = givens_theta_count(s->n, s->m);
     s->sz = rb_prec_size(c->prec);
     s->width = givens_cl_two_matrices(s->kind) ? 2 * s->cols : s->cols;

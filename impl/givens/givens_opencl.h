@@ -84,6 +84,8 @@ struct givens_opencl {
     int cgroups;                /* column groups per work-group of the fused kinds, else 1 */
     int staged;                 /* the fused sweep stages each step's rotations in local
                                    memory (else reads them from the table) */
+    int exchange;               /* the fused sweep's steps per exchange: 1, or 2 (slots
+                                   >= 4; givens_slab.cl, GIVENS_PAIRS) */
     int groups;                 /* work-groups of a backward sweep (givens_cl_two_matrices) */
     size_t count, sz;           /* angles N; bytes of one element */
     double *theta_d;            /* the angles in fp64, as the device sees them */

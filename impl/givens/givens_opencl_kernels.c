@@ -138,16 +138,19 @@ static int prepare_paper_forward(struct rb_case *c, struct givens_opencl *s)
 
 /* The local memory of a sweep kernel's group of T work-items: the apply
  * engine's two exchange buffers (2 T width values each), or the slab
- * engine's two staged steps (2 (S / slots) rows of slots + 1 pairs, 1 pair
- * at one slot; one pair unstaged) and its exchange (4 T width values). */
+ * engine's staged steps (2 (S / slots) rows of slots + 1 pairs, 1 pair at
+ * one slot; one pair unstaged) and its exchange (4 T width values), both
+ * twice that with two steps per exchange (four staged steps, two rows each
+ * way). */
 static void sweep_local(const struct givens_opencl *s, int slab, int staged, size_t T,
                         size_t bytes[2])
 {
     const size_t ng = (size_t)(s->S / s->slots), row = s->slots == 1 ? 1 : s->slots + 1;
+    const size_t rx = s->exchange == 2 ? 2 : 1;
     bytes[0] = bytes[1] = 2 * T * (size_t)s->width * s->sz;
     if (slab) {
-        bytes[0] = (staged ? 2 * ng * row : 1) * 2 * s->sz;
-        bytes[1] = 4 * T * (size_t)s->width * s->sz;
+        bytes[0] = (staged ? 2 * rx * ng * row : 1) * 2 * s->sz;
+        bytes[1] = 4 * rx * T * (size_t)s->width * s->sz;
     }
 }
 
@@ -219,10 +222,11 @@ static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned k
 {
     const int slab = (kernels & (BIT(GIVENS_CL_FUSED) | BIT(GIVENS_CL_BACKWARD))) != 0;
     s->staged = slab && slab_staged(s);
-    char extra[160];
+    char extra[192];
     snprintf(extra, sizeof extra,
-             "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d -D GIVENS_GROUPS=%d -D GIVENS_STAGED=%d",
-             s->slots, s->width, s->cgroups, s->staged);
+             "-D GIVENS_SLOTS=%d -D GIVENS_WIDTH=%d -D GIVENS_GROUPS=%d -D GIVENS_STAGED=%d "
+             "-D GIVENS_PAIRS=%d", s->slots, s->width, s->cgroups, s->staged,
+             slab && s->exchange == 2);
     unsigned srcs = BIT(SRC_COMMON) | BIT(SRC_TABLE);
     srcs |= slab ? BIT(SRC_SLAB) | BIT(SRC_FUSED) : BIT(SRC_APPLY_ENGINE) | BIT(SRC_APPLY);
     s->nsteps = slab ? (s->steps + s->slots - 1) / s->slots * s->slots : s->steps;
@@ -324,9 +328,10 @@ static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
 {
     const int k = s->kind == GIVENS_CL_APPLY_BACKWARD ? GIVENS_CL_APPLY : GIVENS_CL_FUSED;
     const int slots = s->slots, cols = s->cols, width = s->width, cgroups = s->cgroups;
+    const int exchange = s->exchange;
     size_t maxwg = givens_opencl_max_wg(s->cl);
     int rc = RB_ESKIP;
-    s->cols = s->width = s->cgroups = 1;
+    s->cols = s->width = s->cgroups = s->exchange = 1;
     for (s->slots = 1; s->slots <= 8 && rc == RB_ESKIP; s->slots *= 2)
         if (s->S % s->slots == 0 && (size_t)(s->S / s->slots) <= maxwg) {
             rc = prepare_sweeps(c, s, BIT(k));
@@ -342,6 +347,7 @@ static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
     s->cols = cols;
     s->width = width;
     s->cgroups = cgroups;
+    s->exchange = exchange;
     return rc;
 }
 

@@ -16,11 +16,11 @@ const struct rb_axis givens_wg_axis[] = {
     { 0 }
 };
 
-/* The fused kernels (givens_slab.cl): slots and cols, the full grid by
- * default; for the quick preset the best at n = 2048 on the H200 (README),
- * for the paper's, whose sizes have n/2 = 10, 230, 450, ..., the slots
- * down to 2 as well.  admit skips what a size, precision or device cannot
- * take. */
+/* The fused kernels (givens_slab.cl): slots, cols and steps per exchange,
+ * the full grid by default; for the quick preset the best at n = 2048 on
+ * the H200 (README), for the paper's, whose sizes have n/2 = 10, 230, 450,
+ * ..., the slots down to 2 as well.  admit skips what a size, precision or
+ * device cannot take. */
 static const long long slab_slots[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long slab_cols[] = { 1, 2, 4, 8, 16, RB_AXIS_END };
 static const long long slab_slots_one[] = { 16, RB_AXIS_END };
@@ -30,6 +30,10 @@ static const long long slab_bwd_cols[] = { 1, 2, 4, RB_AXIS_END };
 static const long long slab_bwd_slots_one[] = { 4, RB_AXIS_END };
 static const long long slab_bwd_slots_paper[] = { 8, 4, 2, RB_AXIS_END };
 static const long long slab_bwd_cols_one[] = { 4, RB_AXIS_END };
+/* Steps per exchange: both by default (admit skips 2 below slots 4), the
+ * engine's one for the presets. */
+static const long long slab_exchange[] = { 1, 2, RB_AXIS_END };
+static const long long slab_exchange_one[] = { 1, RB_AXIS_END };
 
 const struct rb_axis givens_fused_axes[] = {
     { .name = "slots", .help = "fused forward: consecutive slots (pairs) per work-item, "
@@ -39,6 +43,11 @@ const struct rb_axis givens_fused_axes[] = {
     { .name = "cols", .help = "fused forward: columns of U per work-group, in 1, 2 or 4 "
                               "groups of up to 4 (f64: 2) columns",
       .min = 1, .max = 16, .deflt = slab_cols, .quick = slab_cols_one, .paper = slab_cols_one },
+    { .name = "exchange", .help = "fused forward: steps per exchange between work-items, 1 "
+                                  "or 2 (slots >= 4: each work-item also rotates its "
+                                  "neighbours' nearest slot)",
+      .min = 1, .max = 2, .deflt = slab_exchange, .quick = slab_exchange_one,
+      .paper = slab_exchange_one },
     { 0 }
 };
 
@@ -51,6 +60,11 @@ const struct rb_axis givens_fused_backward_axes[] = {
                               "work-group, 1, 2 or 4",
       .min = 1, .max = 4, .deflt = slab_bwd_cols, .quick = slab_bwd_cols_one,
       .paper = slab_bwd_cols_one },
+    { .name = "exchange", .help = "fused backward: steps per exchange between work-items, 1 "
+                                  "or 2 (slots >= 4: each work-item also rotates its "
+                                  "neighbours' nearest slot)",
+      .min = 1, .max = 2, .deflt = slab_exchange, .quick = slab_exchange_one,
+      .paper = slab_exchange_one },
     { 0 }
 };
 

@@ -47,9 +47,27 @@
 #define GIVENS_GROUPS 1
 #endif
 
+/* 1: two steps per exchange (givens_slab_pair; GIVENS_SLOTS of 4 or more):
+ * each work-item also holds the nearest slot of each neighbour (a halo),
+ * rotates them at the first step of a pair, and exchanges four rows every
+ * second step instead of two every step, so that a pair of steps has one
+ * barrier. */
+#ifndef GIVENS_PAIRS
+#define GIVENS_PAIRS 0
+#endif
+
 #define B GIVENS_SLOTS
 #define W GIVENS_WIDTH
 #define WG GIVENS_GROUPS
+
+#if GIVENS_PAIRS && (B < 4 || B % 2)
+#error "two steps per exchange need an even GIVENS_SLOTS of 4 or more"
+#endif
+
+/* Rows a work-item takes in from each side per exchange, and the staged
+ * steps in flight (a pair's two and the next pair's). */
+#define GIVENS_RX (GIVENS_PAIRS ? 2 : 1)
+#define GIVENS_STAGES (2 * GIVENS_RX)
 
 /* Pairs per slot group's row of a staged step: B, padded to an odd count so
  * that the work-items of a warp reading their first pair hit distinct
@@ -113,9 +131,20 @@ givens_slab_ctx givens_slab_here(const int nt)
     c.g = c.t % c.NG;
     c.w = c.t / c.NG;
     const int V = W / XK, U = GIVENS_PLANES ? 1 : V;
-    const int base = c.w * c.NG, bins = c.T * V, last = c.NG - 1;
-    c.xsize = 2 * c.T * V;
-    c.xstride = GIVENS_PLANES ? c.T : 1;
+    const int base = c.w * c.NG, bins = GIVENS_RX * c.T * V, last = c.NG - 1;
+    c.xsize = 2 * GIVENS_RX * c.T * V;
+    c.xstride = GIVENS_PLANES ? GIVENS_RX * c.T : 1;
+#if GIVENS_PAIRS
+    /* Two rows each way, row j of work-item t's tops at (2 t + j) U: its
+     * predecessor's last two tops (row 0 the last) and its successor's first
+     * two bottoms (row 0 the first).  The first work-item of a group, which
+     * has no predecessor, puts its bottoms in its own tops' rows, which no
+     * one else writes; the last puts its tops in its own bottoms' rows. */
+    c.tout = c.g < last ? (base + c.g + 1) * 2 * U : bins + (base + c.g) * 2 * U;
+    c.bout = c.g > 0 ? bins + (base + c.g - 1) * 2 * U : (base + c.g) * 2 * U;
+    c.tin = c.t * 2 * U;
+    c.bin = bins + c.t * 2 * U;
+#else
     if (B == 1 && c.g == 0)
         c.tout = base * U;
     else
@@ -130,6 +159,7 @@ givens_slab_ctx givens_slab_here(const int nt)
         c.bout = base * U;
     c.tin = c.t * U;
     c.bin = bins + c.t * U;
+#endif
     return c;
 }
 
@@ -168,7 +198,7 @@ void givens_slab_get(__local const XVEC *src, REAL *v, const int stride)
 
 /* This work-item's share of table row `step` (S pairs): pairs t, t + T, ...
  * into `held`, or from `held` into their slot group's padded row of stage
- * `step` & 1. */
+ * `step` mod GIVENS_STAGES. */
 void givens_slab_fetch(const givens_slab_ctx *c, __global const REAL2 *cs, const int step,
                        REAL2 *held)
 {
@@ -180,35 +210,36 @@ void givens_slab_fetch(const givens_slab_ctx *c, __global const REAL2 *cs, const
 void givens_slab_stage(const givens_slab_ctx *c, __local REAL2 *stages, const int step,
                        const REAL2 *held)
 {
-    __local REAL2 *dst = stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW);
+    __local REAL2 *dst =
+        stages + (size_t)(step & (GIVENS_STAGES - 1)) * (size_t)(c->NG * GIVENS_ROW);
     for (int k = 0; k < GIVENS_MINE; k++) {
         const int p = c->t + k * c->T;
         dst[(p / B) * GIVENS_ROW + p % B] = held[k];
     }
 }
 
-/* One step, R moves done so far (R < B; a constant where the sweep calls
- * it): rotate with the staged coefficients, add the pairs' dot products into
- * P (the backward: P not NULL; padding steps (>= nt - 1), the identity, into
- * P's padding rows), pass the boundary rows on, stage the next step,
- * barrier, take the incoming rows, fetch the step after next.  Nothing
- * branches between the barriers but on constants: PoCL's work-group
- * functions cannot take a branch that rejoins between two barriers, so the
- * last steps stage and fetch rows they never use (row 0), and work-item 0's
- * swap is a select. */
-void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
-                      __global const REAL2 *cs, __local REAL2 *stages, __local XVEC *xbuf,
-                      REAL2 *held, __global REAL *P, const size_t pstride, const int first,
-                      const int step, const int R)
+/* The coefficients of slot q of slot group gr in `step`: from its stage,
+ * or from the table where the steps are not staged. */
+REAL2 givens_slab_coef(const givens_slab_ctx *c, __global const REAL2 *cs,
+                       __local const REAL2 *stages, const int step, const int gr, const int q)
 {
 #if GIVENS_STAGED
-    __local const REAL2 *row =
-        stages + (size_t)(step & 1) * (size_t)(c->NG * GIVENS_ROW) + c->g * GIVENS_ROW;
+    return stages[(size_t)(step & (GIVENS_STAGES - 1)) * (size_t)(c->NG * GIVENS_ROW)
+                  + (size_t)(gr * GIVENS_ROW + q)];
 #else
-    __global const REAL2 *row = cs + (size_t)step * (size_t)c->S + (size_t)(c->g * B);
+    return cs[(size_t)step * (size_t)c->S + (size_t)(gr * B + q)];
 #endif
+}
+
+/* The rotations of a work-item's B slots in `step`, R moves done so far,
+ * and the pairs' dot products into P (the backward: P not NULL; padding
+ * steps (>= nt - 1), the identity, into P's padding rows). */
+void givens_slab_rotate(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
+                        __global const REAL2 *cs, __local const REAL2 *stages, __global REAL *P,
+                        const size_t pstride, const int first, const int step, const int R)
+{
     for (int q = 0; q < B; q++) {
-        const REAL2 r = row[q];
+        const REAL2 r = givens_slab_coef(c, cs, stages, step, c->g, q);
         const int pt = GIVENS_PT(q, R), pb = GIVENS_PB(q, R);
         for (int v = 0; v < W; v++) {
             const REAL a = top[pt][v], b = bot[pb][v];
@@ -230,6 +261,22 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
             d[q] = first ? a : d[q] + a;
         }
     }
+}
+
+#if !GIVENS_PAIRS
+/* One step, R moves done so far (R < B; a constant where the sweep calls
+ * it): rotate with the staged coefficients (and the dot products), pass the
+ * boundary rows on, stage the next step, barrier, take the incoming rows,
+ * fetch the step after next.  Nothing branches between the barriers but on
+ * constants: PoCL's work-group functions cannot take a branch that rejoins
+ * between two barriers, so the last steps stage and fetch rows they never
+ * use (row 0), and work-item 0's swap is a select. */
+void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
+                      __global const REAL2 *cs, __local REAL2 *stages, __local XVEC *xbuf,
+                      REAL2 *held, __global REAL *P, const size_t pstride, const int first,
+                      const int step, const int R)
+{
+    givens_slab_rotate(top, bot, c, cs, stages, P, pstride, first, step, R);
     __local XVEC *buf = xbuf + (step & 1) * c->xsize;
     const int ot = GIVENS_PT(B - 1, R), ob = GIVENS_PB(0, R);
     givens_slab_put(buf + c->tout, top[ot], c->xstride);
@@ -256,12 +303,94 @@ void givens_slab_step(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
     givens_slab_fetch(c, cs, max(step - 2, 0), held);
 #endif
 }
+#else
+/* Two steps per exchange: the move into the registers of R + 1 moves.
+ * After it the register of the old logical top B-1 is logical top 0, that
+ * of the old logical bottom 0 is logical bottom B-1, and they take `tin` and
+ * `bin`, the rows that enter from the neighbours.  The first slot group's
+ * logical top 0 is position 0, which never moves: it keeps its value (now
+ * in the register of logical top 1), which takes the old bottom 0 instead;
+ * the last group's logical bottom B-1 is its old top B-1 (slot S-1's top
+ * turns into its bottom).  Both by selects, which also cover a work-item
+ * that is both. */
+void givens_slab_move(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c, const REAL *tin,
+                      const REAL *bin, const int R)
+{
+    const int ot = GIVENS_PT(B - 1, R), ob = GIVENS_PB(0, R), p1 = GIVENS_PT(1, R + 1);
+    const int first_group = c->g == 0, last_group = c->g == c->NG - 1;
+    for (int v = 0; v < W; v++) {
+        const REAL t = top[ot][v], b = bot[ob][v], keep = top[p1][v];
+        top[ot][v] = first_group ? keep : tin[v];
+        top[p1][v] = first_group ? b : keep;
+        bot[ob][v] = last_group ? t : bin[v];
+    }
+}
+
+/* Two steps, `step` and step - 1, R moves done so far (R < B - 1, even).
+ * On entry hp and hn hold the rows of slot a - 1 and slot a + B at `step`
+ * (a the work-item's first slot): the first step rotates them too, where
+ * only what enters the work-item's slots is needed (the top of a - 1, the
+ * bottom of a + B), so the second step needs no exchange.  After it the
+ * work-item puts its last two tops and first two bottoms, stages the next
+ * pair's coefficients, and after the barrier takes its neighbours' rows:
+ * those that enter its slots, and the next pair's halo (slot a - 1's top is
+ * its predecessor's top of a - 2, its bottom the work-item's own bottom of
+ * a; slot a + B's top is its own top of a + B - 1, its bottom its
+ * successor's bottom of a + B + 1).  The halo of the first and last slot
+ * groups, which have no neighbour on that side, is never used. */
+void givens_slab_pair(REAL top[B][W], REAL bot[B][W], REAL hp[2][W], REAL hn[2][W],
+                      const givens_slab_ctx *c, __global const REAL2 *cs,
+                      __local REAL2 *stages, __local XVEC *xbuf, REAL2 held[2][GIVENS_MINE],
+                      __global REAL *P, const size_t pstride, const int first, const int step,
+                      const int R)
+{
+    givens_slab_rotate(top, bot, c, cs, stages, P, pstride, first, step, R);
+    {
+        const REAL2 rp = givens_slab_coef(c, cs, stages, step, max(c->g - 1, 0), B - 1);
+        const REAL2 rn = givens_slab_coef(c, cs, stages, step, min(c->g + 1, c->NG - 1), 0);
+        REAL tin[W], bin[W];
+        for (int v = 0; v < W; v++) {
+            tin[v] = rp.x * hp[0][v] - rp.y * hp[1][v];
+            bin[v] = rn.y * hn[0][v] + rn.x * hn[1][v];
+        }
+        givens_slab_move(top, bot, c, tin, bin, R);
+    }
+    givens_slab_rotate(top, bot, c, cs, stages, P, pstride, first, step - 1, R + 1);
+    __local XVEC *buf = xbuf + ((step >> 1) & 1) * c->xsize;
+    const int U = GIVENS_PLANES ? 1 : W / XK;
+    const int ot = GIVENS_PT(B - 1, R + 1), ob = GIVENS_PB(0, R + 1);
+    givens_slab_put(buf + c->tout, top[ot], c->xstride);
+    givens_slab_put(buf + c->tout + U, top[GIVENS_PT(B - 2, R + 1)], c->xstride);
+    givens_slab_put(buf + c->bout, bot[ob], c->xstride);
+    givens_slab_put(buf + c->bout + U, bot[GIVENS_PB(1, R + 1)], c->xstride);
+#if GIVENS_STAGED
+    givens_slab_stage(c, stages, step - 2, held[0]);
+    givens_slab_stage(c, stages, step - 3, held[1]);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    REAL tin[W], bin[W];
+    givens_slab_get(buf + c->tin, tin, c->xstride);
+    givens_slab_get(buf + c->tin + U, hp[0], c->xstride);
+    givens_slab_get(buf + c->bin, bin, c->xstride);
+    givens_slab_get(buf + c->bin + U, hn[1], c->xstride);
+    for (int v = 0; v < W; v++) {
+        hp[1][v] = bot[ob][v];
+        hn[0][v] = top[ot][v];
+    }
+    givens_slab_move(top, bot, c, tin, bin, R + 1);
+#if GIVENS_STAGED
+    givens_slab_fetch(c, cs, max(step - 4, 0), held[0]);
+    givens_slab_fetch(c, cs, max(step - 5, 0), held[1]);
+#endif
+}
+#endif
 
 /* Every step of the padded table, nsteps (a multiple of B) of them from
  * nsteps - 1 down to 0, on slabs loaded with the rows at step nsteps - 1;
  * the rows then sit at the positions of step nt - 2 (= -1).  With P (nsteps
  * rows), the backward's dot products go to P[step pstride + slot], written
  * when `first`, else added. */
+#if !GIVENS_PAIRS
 void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
                        const int nsteps, __global const REAL2 *cs, __local REAL2 *stages,
                        __local XVEC *xbuf, __global REAL *P, const size_t pstride,
@@ -304,3 +433,54 @@ void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
 #undef GIVENS_SLAB_STEP
     }
 }
+#else
+/* The same by pairs of steps (nsteps is even: B is).  Before the first
+ * pair the halo comes from one exchange of the neighbours' edge slots (both
+ * rows of the predecessor's last slot, of the successor's first), in the
+ * parity buffer the first pair does not use. */
+void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
+                       const int nsteps, __global const REAL2 *cs, __local REAL2 *stages,
+                       __local XVEC *xbuf, __global REAL *P, const size_t pstride,
+                       const int first)
+{
+    REAL2 held[2][GIVENS_MINE];
+    REAL hp[2][W], hn[2][W];
+#if GIVENS_STAGED
+    givens_slab_fetch(c, cs, nsteps - 1, held[0]);
+    givens_slab_stage(c, stages, nsteps - 1, held[0]);
+    givens_slab_fetch(c, cs, nsteps - 2, held[0]);
+    givens_slab_stage(c, stages, nsteps - 2, held[0]);
+    givens_slab_fetch(c, cs, max(nsteps - 3, 0), held[0]);
+    givens_slab_fetch(c, cs, max(nsteps - 4, 0), held[1]);
+#endif
+    __local XVEC *buf = xbuf + (1 - (((nsteps - 1) >> 1) & 1)) * c->xsize;
+    const int U = GIVENS_PLANES ? 1 : W / XK;
+    givens_slab_put(buf + c->tout, top[B - 1], c->xstride);
+    givens_slab_put(buf + c->tout + U, bot[B - 1], c->xstride);
+    givens_slab_put(buf + c->bout, bot[0], c->xstride);
+    givens_slab_put(buf + c->bout + U, top[0], c->xstride);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    givens_slab_get(buf + c->tin, hp[0], c->xstride);
+    givens_slab_get(buf + c->tin + U, hp[1], c->xstride);
+    givens_slab_get(buf + c->bin, hn[1], c->xstride);
+    givens_slab_get(buf + c->bin + U, hn[0], c->xstride);
+    for (int step = nsteps - 1; step >= 0; step -= B) {
+#define GIVENS_SLAB_PAIR(r) \
+    givens_slab_pair(top, bot, hp, hn, c, cs, stages, xbuf, held, P, pstride, first, \
+                     step - (r), (r))
+        GIVENS_SLAB_PAIR(0);
+        GIVENS_SLAB_PAIR(2);
+#if B > 4
+        GIVENS_SLAB_PAIR(4);
+        GIVENS_SLAB_PAIR(6);
+#endif
+#if B > 8
+        GIVENS_SLAB_PAIR(8);
+        GIVENS_SLAB_PAIR(10);
+        GIVENS_SLAB_PAIR(12);
+        GIVENS_SLAB_PAIR(14);
+#endif
+#undef GIVENS_SLAB_PAIR
+    }
+}
+#endif
