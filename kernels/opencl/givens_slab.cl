@@ -93,6 +93,10 @@
 /* 1 where a row is an even number of vectors: stored as planes (below). */
 #define GIVENS_PLANES (W / XK % 2 == 0)
 
+/* Vectors from one row of the exchange to the next: 1 as planes, else a
+ * whole row's. */
+#define GIVENS_XROW (GIVENS_PLANES ? 1 : W / XK)
+
 /* Registers of logical top / bottom slot q after R moves (R < B): tops move
  * up one slot per step, bottoms down, so the registers rotate the other
  * way. */
@@ -130,7 +134,7 @@ givens_slab_ctx givens_slab_here(const int nt)
     c.t = (int)get_local_id(0);
     c.g = c.t % c.NG;
     c.w = c.t / c.NG;
-    const int V = W / XK, U = GIVENS_PLANES ? 1 : V;
+    const int V = W / XK, U = GIVENS_XROW;
     const int base = c.w * c.NG, bins = GIVENS_RX * c.T * V, last = c.NG - 1;
     c.xsize = 2 * GIVENS_RX * c.T * V;
     c.xstride = GIVENS_PLANES ? GIVENS_RX * c.T : 1;
@@ -357,12 +361,11 @@ void givens_slab_pair(REAL top[B][W], REAL bot[B][W], REAL hp[2][W], REAL hn[2][
     }
     givens_slab_rotate(top, bot, c, cs, stages, P, pstride, first, step - 1, R + 1);
     __local XVEC *buf = xbuf + ((step >> 1) & 1) * c->xsize;
-    const int U = GIVENS_PLANES ? 1 : W / XK;
     const int ot = GIVENS_PT(B - 1, R + 1), ob = GIVENS_PB(0, R + 1);
     givens_slab_put(buf + c->tout, top[ot], c->xstride);
-    givens_slab_put(buf + c->tout + U, top[GIVENS_PT(B - 2, R + 1)], c->xstride);
+    givens_slab_put(buf + c->tout + GIVENS_XROW, top[GIVENS_PT(B - 2, R + 1)], c->xstride);
     givens_slab_put(buf + c->bout, bot[ob], c->xstride);
-    givens_slab_put(buf + c->bout + U, bot[GIVENS_PB(1, R + 1)], c->xstride);
+    givens_slab_put(buf + c->bout + GIVENS_XROW, bot[GIVENS_PB(1, R + 1)], c->xstride);
 #if GIVENS_STAGED
     givens_slab_stage(c, stages, step - 2, held[0]);
     givens_slab_stage(c, stages, step - 3, held[1]);
@@ -370,9 +373,9 @@ void givens_slab_pair(REAL top[B][W], REAL bot[B][W], REAL hp[2][W], REAL hn[2][
     barrier(CLK_LOCAL_MEM_FENCE);
     REAL tin[W], bin[W];
     givens_slab_get(buf + c->tin, tin, c->xstride);
-    givens_slab_get(buf + c->tin + U, hp[0], c->xstride);
+    givens_slab_get(buf + c->tin + GIVENS_XROW, hp[0], c->xstride);
     givens_slab_get(buf + c->bin, bin, c->xstride);
-    givens_slab_get(buf + c->bin + U, hn[1], c->xstride);
+    givens_slab_get(buf + c->bin + GIVENS_XROW, hn[1], c->xstride);
     for (int v = 0; v < W; v++) {
         hp[1][v] = bot[ob][v];
         hn[0][v] = top[ot][v];
@@ -454,16 +457,15 @@ void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
     givens_slab_fetch(c, cs, max(nsteps - 4, 0), held[1]);
 #endif
     __local XVEC *buf = xbuf + (1 - (((nsteps - 1) >> 1) & 1)) * c->xsize;
-    const int U = GIVENS_PLANES ? 1 : W / XK;
     givens_slab_put(buf + c->tout, top[B - 1], c->xstride);
-    givens_slab_put(buf + c->tout + U, bot[B - 1], c->xstride);
+    givens_slab_put(buf + c->tout + GIVENS_XROW, bot[B - 1], c->xstride);
     givens_slab_put(buf + c->bout, bot[0], c->xstride);
-    givens_slab_put(buf + c->bout + U, top[0], c->xstride);
+    givens_slab_put(buf + c->bout + GIVENS_XROW, top[0], c->xstride);
     barrier(CLK_LOCAL_MEM_FENCE);
     givens_slab_get(buf + c->tin, hp[0], c->xstride);
-    givens_slab_get(buf + c->tin + U, hp[1], c->xstride);
+    givens_slab_get(buf + c->tin + GIVENS_XROW, hp[1], c->xstride);
     givens_slab_get(buf + c->bin, hn[1], c->xstride);
-    givens_slab_get(buf + c->bin + U, hn[0], c->xstride);
+    givens_slab_get(buf + c->bin + GIVENS_XROW, hn[0], c->xstride);
     for (int step = nsteps - 1; step >= 0; step -= B) {
 #define GIVENS_SLAB_PAIR(r) \
     givens_slab_pair(top, bot, hp, hn, c, cs, stages, xbuf, held, P, pstride, first, \
