@@ -457,6 +457,9 @@ void givens_slab_sweep(REAL top[B][W], REAL bot[B][W], const givens_slab_ctx *c,
     givens_slab_fetch(c, cs, max(nsteps - 4, 0), held[1]);
 #endif
     __local XVEC *buf = xbuf + (1 - (((nsteps - 1) >> 1) & 1)) * c->xsize;
+    /* That buffer is the one the last pair of a sweep before this one (the
+     * backward's next slab) reads after its barrier. */
+    barrier(CLK_LOCAL_MEM_FENCE);
     givens_slab_put(buf + c->tout, top[B - 1], c->xstride);
     givens_slab_put(buf + c->tout + GIVENS_XROW, bot[B - 1], c->xstride);
     givens_slab_put(buf + c->bout, bot[0], c->xstride);
