@@ -4,8 +4,9 @@
  * per GPU thread of a block, the blocks one after another, a std::barrier
  * for __syncthreads, __shared__ arrays as statics (one block at a time uses
  * them).  What it checks is the kernels' arithmetic, indexing and barrier
- * placement (a missing barrier shows under -fsanitize=thread); nothing of
- * warps, timing or the memory model.  C++20; include before the kernels. */
+ * placement (a missing barrier shows under -fsanitize=thread); of warps only
+ * the lanes a ballot gathers, nothing of timing or the memory model.  C++20;
+ * include before the kernels. */
 #ifndef RB_T_GPU_EMU_H
 #define RB_T_GPU_EMU_H
 
@@ -14,6 +15,7 @@
 #include <barrier>
 #include <cmath>
 #include <cstddef>
+#include <deque>
 #include <thread>
 #include <vector>
 
@@ -32,6 +34,7 @@ struct gpu_emu_dim3 {
 static thread_local gpu_emu_dim3 threadIdx, blockIdx;
 static gpu_emu_dim3 blockDim, gridDim;
 static thread_local std::barrier<> *gpu_emu_barrier;
+static thread_local std::barrier<> *gpu_emu_warp_barrier;
 
 static inline void __syncthreads()
 {
@@ -52,13 +55,52 @@ template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_ma
     return r;
 }
 
-struct float4 {
+/* A ballot over the 32 lanes of the caller's warp, with a barrier of that
+ * warp alone: a kernel may let whole warps return while the others vote. */
+static thread_local unsigned char *gpu_emu_votes;
+
+static inline unsigned __ballot_sync(unsigned, int pred)
+{
+    const unsigned lane0 = threadIdx.x & ~31u;
+    gpu_emu_votes[threadIdx.x] = pred != 0;
+    gpu_emu_warp_barrier->arrive_and_wait();
+    unsigned r = 0;
+    for (unsigned l = 0; l < 32 && lane0 + l < blockDim.x; l++)
+        r |= (unsigned)gpu_emu_votes[lane0 + l] << l;
+    gpu_emu_warp_barrier->arrive_and_wait();
+    return r;
+}
+
+static inline int __popc(unsigned v)
+{
+    return __builtin_popcount(v);
+}
+
+/* The vector types, which kernels also read as other types (a float4 of the
+ * shear table as two float2): may_alias keeps g++'s strict aliasing from
+ * dropping such loads, a pun the device compilers allow. */
+struct __attribute__((may_alias)) float2 {
+    float x, y;
+};
+struct __attribute__((may_alias)) float4 {
     float x, y, z, w;
 };
-struct double2 {
+struct __attribute__((may_alias)) double2 {
     double x, y;
 };
+
+static inline float4 make_float4(float x, float y, float z, float w)
+{
+    return { x, y, z, w };
+}
+
+static inline double2 make_double2(double x, double y)
+{
+    return { x, y };
+}
+
 using std::fabs;
+using std::fma;
 using std::fmax;
 using std::fmin;
 using std::hypot;
@@ -97,7 +139,11 @@ template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned
     for (unsigned by = 0; by < gy; by++)
         for (unsigned b = 0; b < gx; b++) {
             std::barrier<> bar((std::ptrdiff_t)bx);
+            std::deque<std::barrier<>> warps;
+            for (unsigned w = 0; w < bx; w += 32)
+                warps.emplace_back((std::ptrdiff_t)std::min(32u, bx - w));
             std::vector<double> xchg(bx);
+            std::vector<unsigned char> votes(bx);
             std::vector<std::thread> threads;
             for (unsigned t = 0; t < bx; t++)
                 threads.emplace_back([&, t] {
@@ -105,7 +151,9 @@ template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned
                     blockIdx.x = b;
                     blockIdx.y = by;
                     gpu_emu_barrier = &bar;
+                    gpu_emu_warp_barrier = &warps[t / 32];
                     gpu_emu_xchg = xchg.data();
+                    gpu_emu_votes = votes.data();
                     kernel();
                 });
             for (std::thread &th : threads)

@@ -17,6 +17,11 @@
 #include "kernels/cuda/givens_lift_table.cuh"
 #include "kernels/cuda/givens_slab.cuh"
 
+// The dynamic shared buffer (t/gpu_emu.h defines its own).
+#ifndef RB_DYN_SHARED
+#define RB_DYN_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+#endif
+
 // Launch shape: NG = S / B slot groups times WG column groups.
 __host__ __device__ inline int givens_slab_threads(int S, int B, int WG)
 {
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(256)
 givens_slab_forward(int n, int nt, int nsteps, const typename givens_vec2<T>::type *__restrict__ cs,
                     const T *__restrict__ sign, T *__restrict__ U)
 {
-    extern __shared__ __align__(16) unsigned char givens_slab_dyn[];
+    RB_DYN_SHARED(givens_slab_dyn);
     const int S = nt / 2;
     const givens_slab_ctx c = givens_slab_here<T, B, WT>(S);
     const int c0 = (blockIdx.x * WG + c.w) * WT;
@@ -178,7 +183,7 @@ givens_slab_backward(int n, int nt, int nsteps,
                      const typename givens_vec2<T>::type *__restrict__ cs,
                      const T *__restrict__ U, const T *__restrict__ Gamma, T *__restrict__ dP)
 {
-    extern __shared__ __align__(16) unsigned char givens_slab_dyn[];
+    RB_DYN_SHARED(givens_slab_dyn);
     const int S = nt / 2;
     const givens_slab_ctx c = givens_slab_here<T, B, 2 * WT>(S);
     const int c0 = (blockIdx.x * WG + c.w) * WT;
