@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Host C++ stand-ins for the CUDA subset some kernels of kernels/cuda use,
  * so that a test can run them on the CPU where no GPU is: one std::thread
- * per GPU thread of a block, the blocks one after another, a std::barrier
- * for __syncthreads, __shared__ arrays as statics (one block at a time uses
- * them).  What it checks is the kernels' arithmetic, indexing and barrier
- * placement (a missing barrier shows under -fsanitize=thread); of warps only
- * the lanes a ballot gathers, nothing of timing or the memory model.  C++20;
- * include before the kernels. */
+ * per GPU thread of a block, which runs that thread of every block, the
+ * blocks one after another; a std::barrier for __syncthreads, __shared__
+ * arrays as statics (one block at a time uses them).  What it checks is the
+ * kernels' arithmetic, indexing and barrier placement (a missing barrier
+ * shows under -fsanitize=thread); of warps only the lanes a ballot gathers,
+ * nothing of timing or the memory model.  C++20; include before the
+ * kernels. */
 #ifndef RB_T_GPU_EMU_H
 #define RB_T_GPU_EMU_H
 
@@ -130,35 +131,39 @@ static inline void gpu_emu_dyn_shared(size_t bytes)
 #define RB_DYN_SHARED(name) unsigned char *name = gpu_emu_dyn_smem.data()
 
 /* Run `kernel` (a callable making the kernel call) over a grid gx x gy of
- * blocks of bx threads. */
+ * blocks of bx threads.  The bx threads go through the blocks together, a
+ * barrier after each, so that no block starts before the one before it has
+ * ended (and thread creation, which dominates under the sanitizers, is paid
+ * once per launch). */
 template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned bx, F kernel)
 {
     gridDim.x = gx;
     gridDim.y = gy;
     blockDim.x = bx;
-    for (unsigned by = 0; by < gy; by++)
-        for (unsigned b = 0; b < gx; b++) {
-            std::barrier<> bar((std::ptrdiff_t)bx);
-            std::deque<std::barrier<>> warps;
-            for (unsigned w = 0; w < bx; w += 32)
-                warps.emplace_back((std::ptrdiff_t)std::min(32u, bx - w));
-            std::vector<double> xchg(bx);
-            std::vector<unsigned char> votes(bx);
-            std::vector<std::thread> threads;
-            for (unsigned t = 0; t < bx; t++)
-                threads.emplace_back([&, t] {
-                    threadIdx.x = t;
+    std::barrier<> bar((std::ptrdiff_t)bx);
+    std::deque<std::barrier<>> warps;
+    for (unsigned w = 0; w < bx; w += 32)
+        warps.emplace_back((std::ptrdiff_t)std::min(32u, bx - w));
+    std::vector<double> xchg(bx);
+    std::vector<unsigned char> votes(bx);
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < bx; t++)
+        threads.emplace_back([&, t] {
+            threadIdx.x = t;
+            gpu_emu_barrier = &bar;
+            gpu_emu_warp_barrier = &warps[t / 32];
+            gpu_emu_xchg = xchg.data();
+            gpu_emu_votes = votes.data();
+            for (unsigned by = 0; by < gy; by++)
+                for (unsigned b = 0; b < gx; b++) {
                     blockIdx.x = b;
                     blockIdx.y = by;
-                    gpu_emu_barrier = &bar;
-                    gpu_emu_warp_barrier = &warps[t / 32];
-                    gpu_emu_xchg = xchg.data();
-                    gpu_emu_votes = votes.data();
                     kernel();
-                });
-            for (std::thread &th : threads)
-                th.join();
-        }
+                    bar.arrive_and_wait();
+                }
+        });
+    for (std::thread &th : threads)
+        th.join();
 }
 
 #endif
