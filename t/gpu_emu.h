@@ -121,6 +121,19 @@ static inline int atomicOr(int *a, int v)
     return std::atomic_ref<int>(*a).fetch_or(v);
 }
 
+/* The reciprocal square roots, here correctly rounded square roots and a
+ * rounded division: within the device's 2 ulp (float) and its IEEE-close
+ * double. */
+static inline float rsqrtf(float v)
+{
+    return 1.0f / std::sqrt(v);
+}
+
+static inline double rsqrt(double v)
+{
+    return 1.0 / std::sqrt(v);
+}
+
 /* The dynamic shared buffer of a launch: gpu_emu_dyn_shared sizes it
  * before the launch; the kernel's RB_DYN_SHARED(name) names it. */
 static std::vector<unsigned char> gpu_emu_dyn_smem;

@@ -251,6 +251,14 @@ t_givens_slab_host_SOURCES = t/givens_slab_host.cc t/gpu_emu.h
 t_givens_slab_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_givens_slab_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_givens_slab_host_LDADD = $(RB_TEST_LIBS)
+# The CUDA and HIP Sammon kernels run on the CPU the same way, verified as
+# the GPU cases are (sammon_verify).
+check_PROGRAMS += t/sammon_kernels_host
+TESTS += t/sammon_kernels_host
+t_sammon_kernels_host_SOURCES = t/sammon_kernels_host.cc t/gpu_emu.h
+t_sammon_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sammon_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sammon_kernels_host_LDADD = $(RB_TEST_LIBS)
 # The SBO training on the OpenCL device: its kernels against the CPU, and
 # whole trainings against sbo_train.
 if RB_HAVE_BLAS
