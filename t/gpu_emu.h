@@ -5,9 +5,9 @@
  * blocks one after another; a std::barrier for __syncthreads, __shared__
  * arrays as statics (one block at a time uses them).  What it checks is the
  * kernels' arithmetic, indexing and barrier placement (a missing barrier
- * shows under -fsanitize=thread); of warps only the lanes a ballot gathers,
- * nothing of timing or the memory model.  C++20; include before the
- * kernels. */
+ * shows under -fsanitize=thread); of warps only the lanes a ballot or a
+ * shuffle gathers, nothing of timing or the memory model.  C++20; include
+ * before the kernels. */
 #ifndef RB_T_GPU_EMU_H
 #define RB_T_GPU_EMU_H
 
@@ -33,6 +33,8 @@ struct gpu_emu_dim3 {
 };
 
 static thread_local gpu_emu_dim3 threadIdx, blockIdx;
+/* The thread's index in its block, x fastest: the order warps are cut in. */
+static thread_local unsigned gpu_emu_tid;
 static gpu_emu_dim3 blockDim, gridDim;
 static thread_local std::barrier<> *gpu_emu_barrier;
 static thread_local std::barrier<> *gpu_emu_warp_barrier;
@@ -49,11 +51,39 @@ static thread_local double *gpu_emu_xchg;
 
 template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_mask)
 {
-    gpu_emu_xchg[threadIdx.x] = (double)v;
+    gpu_emu_xchg[gpu_emu_tid] = (double)v;
     gpu_emu_barrier->arrive_and_wait();
-    const T r = (T)gpu_emu_xchg[threadIdx.x ^ (unsigned)lane_mask];
+    const T r = (T)gpu_emu_xchg[gpu_emu_tid ^ (unsigned)lane_mask];
     gpu_emu_barrier->arrive_and_wait();
     return r;
+}
+
+/* v of lane `src` of the caller's warp (32 lanes, as on NVIDIA), or the
+ * caller's own v where no such lane is, with a barrier of that warp alone.
+ * Write, wait, read: successive shuffles alternate between two halves of
+ * the buffer, so a lane writes a half again only after the next shuffle's
+ * barrier, which every lane of its warp reaches having read it. */
+static thread_local double *gpu_emu_shfl_buf;
+static thread_local unsigned gpu_emu_shfl_count;
+
+template <typename T> static inline T gpu_emu_shfl_lane(T v, int src)
+{
+    const unsigned nthreads = blockDim.x * blockDim.y, lane0 = gpu_emu_tid & ~31u;
+    double *buf = gpu_emu_shfl_buf + (gpu_emu_shfl_count++ & 1u) * nthreads;
+    buf[gpu_emu_tid] = (double)v;
+    gpu_emu_warp_barrier->arrive_and_wait();
+    const bool in = src >= 0 && src < 32 && lane0 + (unsigned)src < nthreads;
+    return in ? (T)buf[lane0 + (unsigned)src] : v;
+}
+
+template <typename T> static inline T __shfl_up_sync(unsigned, T v, unsigned delta)
+{
+    return gpu_emu_shfl_lane(v, (int)(gpu_emu_tid & 31u) - (int)delta);
+}
+
+template <typename T> static inline T __shfl_down_sync(unsigned, T v, unsigned delta)
+{
+    return gpu_emu_shfl_lane(v, (int)(gpu_emu_tid & 31u) + (int)delta);
 }
 
 /* A ballot over the 32 lanes of the caller's warp, with a barrier of that
@@ -62,11 +92,11 @@ static thread_local unsigned char *gpu_emu_votes;
 
 static inline unsigned __ballot_sync(unsigned, int pred)
 {
-    const unsigned lane0 = threadIdx.x & ~31u;
-    gpu_emu_votes[threadIdx.x] = pred != 0;
+    const unsigned lane0 = gpu_emu_tid & ~31u;
+    gpu_emu_votes[gpu_emu_tid] = pred != 0;
     gpu_emu_warp_barrier->arrive_and_wait();
     unsigned r = 0;
-    for (unsigned l = 0; l < 32 && lane0 + l < blockDim.x; l++)
+    for (unsigned l = 0; l < 32 && lane0 + l < blockDim.x * blockDim.y; l++)
         r |= (unsigned)gpu_emu_votes[lane0 + l] << l;
     gpu_emu_warp_barrier->arrive_and_wait();
     return r;
@@ -144,28 +174,34 @@ static inline void gpu_emu_dyn_shared(size_t bytes)
 #define RB_DYN_SHARED(name) unsigned char *name = gpu_emu_dyn_smem.data()
 
 /* Run `kernel` (a callable making the kernel call) over a grid gx x gy of
- * blocks of bx threads.  The bx threads go through the blocks together, a
- * barrier after each, so that no block starts before the one before it has
- * ended (and thread creation, which dominates under the sanitizers, is paid
- * once per launch). */
-template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned bx, F kernel)
+ * blocks of block.x x block.y threads.  The threads go through the blocks
+ * together, a barrier after each, so that no block starts before the one
+ * before it has ended (and thread creation, which dominates under the
+ * sanitizers, is paid once per launch). */
+template <class F>
+static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kernel)
 {
+    const unsigned nthreads = block.x * block.y;
     gridDim.x = gx;
     gridDim.y = gy;
-    blockDim.x = bx;
-    std::barrier<> bar((std::ptrdiff_t)bx);
+    blockDim = block;
+    std::barrier<> bar((std::ptrdiff_t)nthreads);
     std::deque<std::barrier<>> warps;
-    for (unsigned w = 0; w < bx; w += 32)
-        warps.emplace_back((std::ptrdiff_t)std::min(32u, bx - w));
-    std::vector<double> xchg(bx);
-    std::vector<unsigned char> votes(bx);
+    for (unsigned w = 0; w < nthreads; w += 32)
+        warps.emplace_back((std::ptrdiff_t)std::min(32u, nthreads - w));
+    std::vector<double> xchg(nthreads), shfl(2 * (size_t)nthreads);
+    std::vector<unsigned char> votes(nthreads);
     std::vector<std::thread> threads;
-    for (unsigned t = 0; t < bx; t++)
+    for (unsigned t = 0; t < nthreads; t++)
         threads.emplace_back([&, t] {
-            threadIdx.x = t;
+            threadIdx.x = t % block.x;
+            threadIdx.y = t / block.x;
+            gpu_emu_tid = t;
             gpu_emu_barrier = &bar;
             gpu_emu_warp_barrier = &warps[t / 32];
             gpu_emu_xchg = xchg.data();
+            gpu_emu_shfl_buf = shfl.data();
+            gpu_emu_shfl_count = 0;
             gpu_emu_votes = votes.data();
             for (unsigned by = 0; by < gy; by++)
                 for (unsigned b = 0; b < gx; b++) {
@@ -177,6 +213,12 @@ template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned
         });
     for (std::thread &th : threads)
         th.join();
+}
+
+/* Blocks of bx threads. */
+template <class F> static void gpu_emu_launch(unsigned gx, unsigned gy, unsigned bx, F kernel)
+{
+    gpu_emu_launch(gx, gy, gpu_emu_dim3{ bx, 1, 1 }, kernel);
 }
 
 #endif

@@ -243,6 +243,14 @@ t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pra
 t_sbo_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_BLAS
+# The CUDA and HIP paper and apply-mode Givens kernels on the CPU, as
+# t/givens_slab_host below.
+check_PROGRAMS += t/givens_apply_host
+TESTS += t/givens_apply_host
+t_givens_apply_host_SOURCES = t/givens_apply_host.cc t/gpu_emu.h
+t_givens_apply_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_givens_apply_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_givens_apply_host_LDADD = $(RB_TEST_LIBS)
 # The CUDA and HIP fused Givens kernels run on the CPU (t/gpu_emu.h), with
 # or without a GPU toolkit: nothing of theirs needs one.
 check_PROGRAMS += t/givens_slab_host
