@@ -194,8 +194,8 @@ static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kerne
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < nthreads; t++)
         threads.emplace_back([&, t] {
-            threadIdx.x = t % block.x;
-            threadIdx.y = t / block.x;
+            threadIdx = { t % block.x, t / block.x, 0 };
+            blockIdx.z = 0;
             gpu_emu_tid = t;
             gpu_emu_barrier = &bar;
             gpu_emu_warp_barrier = &warps[t / 32];
