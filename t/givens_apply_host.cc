@@ -21,6 +21,7 @@
 #include "kernels/cuda/givens_fused_apply.cuh"
 #include "kernels/cuda/givens_paper_backward.cuh"
 #include "kernels/cuda/givens_paper_forward.cuh"
+#include "t/givens_host.h"
 
 #include <cstdint>
 #include <vector>
@@ -29,21 +30,11 @@
 #include "impl/givens/givens_case.h"
 #include "t/tap.h"
 
-/* Threads of the table and finishing kernels (AUX_BLOCK of
- * impl/givens/givens_gpu_apply.inc), rows of a transpose block (TILE_ROWS of
- * impl/givens/givens_gpu_launch.inc); the apply kernels' launch bound
- * (GIVENS_GPU_FUSED_MAXT), a template argument only here.  The grids, far
- * below GRID_CAP, cover the work in one turn of the grid-stride loops. */
-#define AUX_BLOCK 256u
+/* Rows of a transpose block (TILE_ROWS of impl/givens/givens_gpu_launch.inc)
+ * and the apply kernels' launch bound (GIVENS_GPU_FUSED_MAXT), a template
+ * argument only here. */
 #define TILE_ROWS 8u
 #define MAXT 256
-
-template <typename T> using vec2 = typename givens_vec2<T>::type;
-
-static unsigned cdiv(long long a, long long b)
-{
-    return (unsigned)((a + b - 1) / b);
-}
 
 /* The row sums' block: the largest power of two not above `block`. */
 static unsigned pow2_floor(unsigned block)
@@ -54,37 +45,6 @@ static unsigned pow2_floor(unsigned block)
     return p;
 }
 
-template <typename T> static double eps_of()
-{
-    return sizeof(T) == sizeof(float) ? 0x1.0p-23 : 0x1.0p-52;
-}
-
-template <typename T> static enum rb_prec prec_of()
-{
-    return sizeof(T) == sizeof(float) ? RB_PREC_F32 : RB_PREC_F64;
-}
-
-template <typename T> static const char *prec_name()
-{
-    return sizeof(T) == sizeof(float) ? "f32" : "f64";
-}
-
-/* The angles in T, and exactly those in fp64. */
-template <typename T> struct angles {
-    std::vector<T> theta;
-    std::vector<double> theta_d;
-};
-
-template <typename T> static angles<T> random_angles(struct rb_rng *r, int n, int m)
-{
-    angles<T> a;
-    for (size_t e = 0; e < givens_theta_count(n, m); e++) {
-        a.theta.push_back((T)rb_rng_range(r, -M_PI, M_PI));
-        a.theta_d.push_back((double)a.theta.back());
-    }
-    return a;
-}
-
 /* len standard normal draws. */
 static std::vector<double> normals(struct rb_rng *r, size_t len)
 {
@@ -92,22 +52,6 @@ static std::vector<double> normals(struct rb_rng *r, size_t len)
     for (double &x : v)
         x = rb_rng_normal(r);
     return v;
-}
-
-/* max |got - want| over the RMS of want, as impl/givens/givens_check.c
- * measures U; NaN where got holds one. */
-template <typename T> static double max_over_rms(const std::vector<T> &got,
-                                                 const std::vector<double> &want)
-{
-    double worst = 0, sq = 0;
-    for (size_t k = 0; k < want.size(); k++) {
-        const double d = std::fabs((double)got[k] - want[k]);
-        if (std::isnan(d))
-            return NAN;
-        worst = std::fmax(worst, d);
-        sq += want[k] * want[k];
-    }
-    return worst / std::sqrt(sq / (double)want.size());
 }
 
 /* The paper's forward: U <- I, then one launch per step, nt-2 down to 0. */

@@ -15,6 +15,7 @@
 #define RB_GPU_HIP 1
 #include "t/gpu_emu.h"
 #include "kernels/cuda/givens_slab_kernels.cuh"
+#include "t/givens_host.h"
 
 #include <cstdint>
 #include <vector>
@@ -23,44 +24,11 @@
 #include "impl/givens/givens_case.h"
 #include "t/tap.h"
 
-/* Threads of the table and finishing kernels (AUX_BLOCK of
- * impl/givens/givens_gpu_launch.inc); their grids, far below that file's
- * GRID_CAP here, cover the work in one turn of the grid-stride loop. */
-#define AUX_BLOCK 256u
-
-template <typename T> using vec2 = typename givens_vec2<T>::type;
-
 /* Columns per group as the host code builds the kernels
  * (GIVENS_GPU_FUSED_WT of impl/givens/givens_gpu_state.h). */
 template <typename T, bool BWD, int B> static constexpr int wt_of()
 {
     return (sizeof(T) == 8 ? 2 : 4) / (BWD && B >= 16 ? 2 : 1);
-}
-
-static unsigned cdiv(long long a, long long b)
-{
-    return (unsigned)((a + b - 1) / b);
-}
-
-template <typename T> static double eps_of()
-{
-    return sizeof(T) == sizeof(float) ? 0x1.0p-23 : 0x1.0p-52;
-}
-
-/* The angles in T, and exactly those in fp64. */
-template <typename T> struct angles {
-    std::vector<T> theta;
-    std::vector<double> theta_d;
-};
-
-template <typename T> static angles<T> random_angles(struct rb_rng *r, int n, int m)
-{
-    angles<T> a;
-    for (size_t e = 0; e < givens_theta_count(n, m); e++) {
-        a.theta.push_back((T)rb_rng_range(r, -M_PI, M_PI));
-        a.theta_d.push_back((double)a.theta.back());
-    }
-    return a;
 }
 
 /* The shear table for B slots per thread as lift_launch builds it: the
@@ -86,27 +54,6 @@ template <typename T, int B> static lift<T> lift_table(int n, int m, const std::
                               theta.data(), L.P.data(), L.cs.data());
     });
     return L;
-}
-
-/* max |got - want| over the RMS of want, as impl/givens/givens_check.c
- * measures U; NaN where got holds one. */
-template <typename T> static double max_over_rms(const std::vector<T> &got,
-                                                 const std::vector<double> &want)
-{
-    double worst = 0, sq = 0;
-    for (size_t k = 0; k < want.size(); k++) {
-        const double d = std::fabs((double)got[k] - want[k]);
-        if (std::isnan(d))
-            return NAN;
-        worst = std::fmax(worst, d);
-        sq += want[k] * want[k];
-    }
-    return worst / std::sqrt(sq / (double)want.size());
-}
-
-template <typename T> static const char *prec_name()
-{
-    return sizeof(T) == sizeof(float) ? "f32" : "f64";
 }
 
 template <typename T, int B, int WG, int WT = wt_of<T, false, B>()>
@@ -167,9 +114,8 @@ static void backward(int n, int m, uint64_t seed)
         givens_slab_backward_finish<T>(n, m, nt, L.P.data(), dP.data(), dtheta.data());
     });
     struct rb_check chk;
-    const enum rb_prec prec = sizeof(T) == sizeof(float) ? RB_PREC_F32 : RB_PREC_F64;
-    if (givens_check_backward(n, m, a.theta_d.data(), dtheta.data(), prec, G.data(), X.data(), r,
-                              &chk)) {
+    if (givens_check_backward(n, m, a.theta_d.data(), dtheta.data(), prec_of<T>(), G.data(),
+                              X.data(), r, &chk)) {
         tap_ok(0, "backward %s n=%d m=%d: givens_check_backward out of memory",
                prec_name<T>(), n, m);
         return;

@@ -247,7 +247,7 @@ endif RB_HAVE_BLAS
 # t/givens_slab_host below.
 check_PROGRAMS += t/givens_apply_host
 TESTS += t/givens_apply_host
-t_givens_apply_host_SOURCES = t/givens_apply_host.cc t/gpu_emu.h
+t_givens_apply_host_SOURCES = t/givens_apply_host.cc t/gpu_emu.h t/givens_host.h
 t_givens_apply_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_givens_apply_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_givens_apply_host_LDADD = $(RB_TEST_LIBS)
@@ -255,7 +255,7 @@ t_givens_apply_host_LDADD = $(RB_TEST_LIBS)
 # or without a GPU toolkit: nothing of theirs needs one.
 check_PROGRAMS += t/givens_slab_host
 TESTS += t/givens_slab_host
-t_givens_slab_host_SOURCES = t/givens_slab_host.cc t/gpu_emu.h
+t_givens_slab_host_SOURCES = t/givens_slab_host.cc t/gpu_emu.h t/givens_host.h
 t_givens_slab_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_givens_slab_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 t_givens_slab_host_LDADD = $(RB_TEST_LIBS)
