@@ -44,20 +44,6 @@ static inline void __syncthreads()
     gpu_emu_barrier->arrive_and_wait();
 }
 
-/* A shuffle, emulated over the whole block: the kernels that use it call it
- * from every thread at the same point.  Write, wait, read the partner's,
- * wait (so that the next shuffle does not overwrite it early). */
-static thread_local double *gpu_emu_xchg;
-
-template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_mask)
-{
-    gpu_emu_xchg[gpu_emu_tid] = (double)v;
-    gpu_emu_barrier->arrive_and_wait();
-    const T r = (T)gpu_emu_xchg[gpu_emu_tid ^ (unsigned)lane_mask];
-    gpu_emu_barrier->arrive_and_wait();
-    return r;
-}
-
 /* v of lane `src` of the caller's warp (32 lanes, as on NVIDIA), or the
  * caller's own v where no such lane is, with a barrier of that warp alone.
  * Write, wait, read: successive shuffles alternate between two halves of
@@ -74,6 +60,11 @@ template <typename T> static inline T gpu_emu_shfl_lane(T v, int src)
     gpu_emu_warp_barrier->arrive_and_wait();
     const bool in = src >= 0 && src < 32 && lane0 + (unsigned)src < nthreads;
     return in ? (T)buf[lane0 + (unsigned)src] : v;
+}
+
+template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_mask)
+{
+    return gpu_emu_shfl_lane(v, (int)((gpu_emu_tid & 31u) ^ (unsigned)lane_mask));
 }
 
 template <typename T> static inline T __shfl_up_sync(unsigned, T v, unsigned delta)
@@ -189,7 +180,7 @@ static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kerne
     std::deque<std::barrier<>> warps;
     for (unsigned w = 0; w < nthreads; w += 32)
         warps.emplace_back((std::ptrdiff_t)std::min(32u, nthreads - w));
-    std::vector<double> xchg(nthreads), shfl(2 * (size_t)nthreads);
+    std::vector<double> shfl(2 * (size_t)nthreads);
     std::vector<unsigned char> votes(nthreads);
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < nthreads; t++)
@@ -199,7 +190,6 @@ static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kerne
             gpu_emu_tid = t;
             gpu_emu_barrier = &bar;
             gpu_emu_warp_barrier = &warps[t / 32];
-            gpu_emu_xchg = xchg.data();
             gpu_emu_shfl_buf = shfl.data();
             gpu_emu_shfl_count = 0;
             gpu_emu_votes = votes.data();
