@@ -5,20 +5,21 @@
 #      cuts an input into fields);
 #   2. a few seed inputs go in t/fuzz-corpus/fuzz_NAME/ (and, if it helps,
 #      the format's tokens in fuzz/fuzz_NAME.dict, listed in EXTRA_DIST);
-#   3. fuzz/fuzz_NAME joins RB_FUZZ_TARGETS below.  That is all: each target
-#      is built from its one source and links what the tests link.
+#   3. fuzz/fuzz_NAME joins RB_FUZZ_TARGETS below, with its _LDADD line: each
+#      target is built from its one source and links what the tests link.
 RB_FUZZ_TARGETS = fuzz/fuzz_parse_list fuzz/fuzz_parse_num fuzz/fuzz_records fuzz/fuzz_csv \
 	fuzz/fuzz_pgm
 
 EXTRA_PROGRAMS += $(RB_FUZZ_TARGETS)
-EXTRA_LIBRARIES += fuzz/librb_registry.a
-CLEANFILES += $(RB_FUZZ_TARGETS) fuzz/librb_registry.a fuzz/*.trs fuzz/*.log
+CLEANFILES += $(RB_FUZZ_TARGETS) fuzz/*.trs fuzz/*.log
 EXTRA_DIST += %reldir%/README %reldir%/fuzz_input.h %reldir%/fuzz_parse_list.dict \
 	%reldir%/fuzz_records.dict t/fuzz-corpus build-aux/fuzz-run.sh
-# The fuzz targets are the only programs without an _LDADD of their own.
-# Records name cases through the registry, which is not in librb_core.a.
-fuzz_librb_registry_a_SOURCES = harness/registry.c
-LDADD = librb_core.a fuzz/librb_registry.a $(RB_TEST_LIBS) $(RB_FUZZ_LDFLAGS)
+# Each target links what the tests link (LDADD), and libFuzzer.
+fuzz_fuzz_parse_list_LDADD = $(LDADD) $(RB_FUZZ_LDFLAGS)
+fuzz_fuzz_parse_num_LDADD = $(LDADD) $(RB_FUZZ_LDFLAGS)
+fuzz_fuzz_records_LDADD = $(LDADD) $(RB_FUZZ_LDFLAGS)
+fuzz_fuzz_csv_LDADD = $(LDADD) $(RB_FUZZ_LDFLAGS)
+fuzz_fuzz_pgm_LDADD = $(LDADD) $(RB_FUZZ_LDFLAGS)
 
 # make fuzz: each target for FUZZ_SECONDS (default 60, from the command line
 # or the environment) over its seeds and what earlier runs found (kept in

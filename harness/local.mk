@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # harness/local.mk: the reprobench program and its backend plumbing.
-reprobench_SOURCES += %reldir%/main.c %reldir%/registry.c
+reprobench_SOURCES += %reldir%/main.c
+librb_registry_a_SOURCES += %reldir%/registry.c
 librb_core_a_SOURCES += \
 	%reldir%/variant.h %reldir%/variant.c \
 	%reldir%/error.h %reldir%/error.c \

@@ -8,45 +8,25 @@ EXTRA_DIST += %reldir%/tap.h %reldir%/cli_lib.sh
 
 check_PROGRAMS += t/stats_median t/parse_args t/registry_unique_names
 TESTS += t/stats_median t/parse_args t/registry_unique_names
-t_stats_median_LDADD = $(RB_TEST_LIBS)
-t_parse_args_LDADD = $(RB_TEST_LIBS)
-t_registry_unique_names_SOURCES = t/registry_unique_names.c harness/registry.c
-t_registry_unique_names_LDADD = $(RB_TEST_LIBS)
 TESTS += t/cli_errors.sh t/cli_run.sh
 EXTRA_DIST += t/cli_errors.sh t/cli_run.sh
 check_PROGRAMS += t/json_escape t/record_roundtrip t/results_resume
 TESTS += t/json_escape t/record_roundtrip t/results_resume
-# record.c names cases with rb_case_key, which plans through the registry.
-t_json_escape_SOURCES = t/json_escape.c harness/registry.c
-t_json_escape_LDADD = $(RB_TEST_LIBS)
-t_record_roundtrip_SOURCES = t/record_roundtrip.c harness/registry.c
-t_record_roundtrip_LDADD = $(RB_TEST_LIBS)
-t_results_resume_SOURCES = t/results_resume.c harness/registry.c
-t_results_resume_LDADD = $(RB_TEST_LIBS)
 TESTS += t/plot_givens.sh t/plot_sammon.sh
 EXTRA_DIST += t/plot_givens.sh t/plot_sammon.sh
 
 # Round-robin schedule and the CPU Givens code.
 check_PROGRAMS += t/rr_schedule t/givens_forward t/givens_backward t/givens_check
 TESTS += t/rr_schedule t/givens_forward t/givens_backward t/givens_check
-t_rr_schedule_LDADD = $(RB_TEST_LIBS)
-t_givens_forward_LDADD = $(RB_TEST_LIBS)
-t_givens_backward_LDADD = $(RB_TEST_LIBS)
-t_givens_check_LDADD = $(RB_TEST_LIBS)
 if RB_HAVE_OPENMP
 check_PROGRAMS += t/givens_omp
 TESTS += t/givens_omp
-t_givens_omp_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENMP
 check_PROGRAMS += t/givens_cases
 TESTS += t/givens_cases
-t_givens_cases_SOURCES = t/givens_cases.c harness/registry.c
-t_givens_cases_LDADD = $(RB_TEST_LIBS)
 # Hardware tagging and the backend plumbing (harness/hw.c, harness/backend/).
 check_PROGRAMS += t/hw_summary t/backend_occ
 TESTS += t/hw_summary t/backend_occ
-t_hw_summary_LDADD = $(RB_TEST_LIBS)
-t_backend_occ_LDADD = $(RB_TEST_LIBS)
 EXTRA_DIST += kernels/opencl/rb_selftest.cl
 if RB_HAVE_OPENCL
 check_PROGRAMS += t/backend_opencl
@@ -55,43 +35,37 @@ t_backend_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_backend_opencl_SOURCES = t/backend_opencl.c
 nodist_t_backend_opencl_SOURCES = kernels/opencl/rb_selftest.c
 CLEANFILES += kernels/opencl/rb_selftest.c
-t_backend_opencl_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
 check_PROGRAMS += t/backend_cuda
 TESTS += t/backend_cuda
 t_backend_cuda_SOURCES = t/backend_cuda.c t/backend_cuda_kernel.cu
 nodist_EXTRA_t_backend_cuda_SOURCES = build-aux/link-cxx.cxx
-t_backend_cuda_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/backend_hip
 TESTS += t/backend_hip
 t_backend_hip_SOURCES = t/backend_hip.c t/backend_hip_kernel.hip
 nodist_EXTRA_t_backend_hip_SOURCES = build-aux/link-cxx.cxx
-t_backend_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 if RB_HAVE_CUDA
 check_PROGRAMS += t/givens_cuda
 TESTS += t/givens_cuda
-t_givens_cuda_SOURCES = t/givens_cuda.c t/givens_gpu_test.h harness/registry.c
-t_givens_cuda_LDADD = $(RB_TEST_LIBS)
+t_givens_cuda_SOURCES = t/givens_cuda.c t/givens_gpu_test.h
 endif RB_HAVE_CUDA
 # The OpenCL Givens variants on whatever OpenCL device is there (PoCL in CI).
 if RB_HAVE_OPENCL
 check_PROGRAMS += t/givens_opencl
 TESTS += t/givens_opencl
 t_givens_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_givens_opencl_SOURCES = t/givens_opencl.c t/opencl_test.h harness/registry.c
-t_givens_opencl_LDADD = $(RB_TEST_LIBS)
+t_givens_opencl_SOURCES = t/givens_opencl.c t/opencl_test.h
 endif RB_HAVE_OPENCL
 # The HIP Givens variants: the CUDA test's driver (t/givens_gpu_test.h).
 if RB_HAVE_HIP
 check_PROGRAMS += t/givens_hip
 TESTS += t/givens_hip
-t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h harness/registry.c
+t_givens_hip_SOURCES = t/givens_hip.c t/givens_gpu_test.h
 nodist_EXTRA_t_givens_hip_SOURCES = build-aux/link-cxx.cxx
-t_givens_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 # The OpenCL Sammon variants and the pair inversion on whatever OpenCL device
 # is there (PoCL in CI).
@@ -99,38 +73,28 @@ if RB_HAVE_OPENCL
 check_PROGRAMS += t/sammon_opencl
 TESTS += t/sammon_opencl
 t_sammon_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sammon_opencl_SOURCES = t/sammon_opencl.c t/opencl_test.h harness/registry.c
-t_sammon_opencl_LDADD = $(RB_TEST_LIBS)
+t_sammon_opencl_SOURCES = t/sammon_opencl.c t/opencl_test.h
 endif RB_HAVE_OPENCL
 # The CUDA and HIP Sammon variants: one driver (t/sammon_gpu_test.h).
 if RB_HAVE_CUDA
 check_PROGRAMS += t/sammon_cuda
 TESTS += t/sammon_cuda
-t_sammon_cuda_SOURCES = t/sammon_cuda.c t/sammon_gpu_test.h harness/registry.c
+t_sammon_cuda_SOURCES = t/sammon_cuda.c t/sammon_gpu_test.h
 nodist_EXTRA_t_sammon_cuda_SOURCES = build-aux/link-cxx.cxx
-t_sammon_cuda_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/sammon_hip
 TESTS += t/sammon_hip
-t_sammon_hip_SOURCES = t/sammon_hip.c t/sammon_gpu_test.h harness/registry.c
+t_sammon_hip_SOURCES = t/sammon_hip.c t/sammon_gpu_test.h
 nodist_EXTRA_t_sammon_hip_SOURCES = build-aux/link-cxx.cxx
-t_sammon_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 # The CPU Sammon code: the fp64 reference, the pair index, the peers'
 # drivers on iris, the serial and OpenMP cases, the CSV reader, sammon-embed.
 check_PROGRAMS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
 TESTS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
-t_sammon_gradient_LDADD = $(RB_TEST_LIBS)
-t_sammon_pair_LDADD = $(RB_TEST_LIBS)
-t_sammon_iris_LDADD = $(RB_TEST_LIBS)
-t_sammon_cases_SOURCES = t/sammon_cases.c harness/registry.c
-t_sammon_cases_LDADD = $(RB_TEST_LIBS)
-t_datasets_csv_LDADD = $(RB_TEST_LIBS)
 if RB_HAVE_OPENMP
 check_PROGRAMS += t/sammon_omp
 TESTS += t/sammon_omp
-t_sammon_omp_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
@@ -138,7 +102,6 @@ EXTRA_DIST += t/sammon_embed.sh
 # compare command on real and injected-delay runs.
 check_PROGRAMS += t/compare_bootstrap
 TESTS += t/compare_bootstrap
-t_compare_bootstrap_LDADD = $(RB_TEST_LIBS)
 TESTS += t/cli_compare.sh
 EXTRA_DIST += t/cli_compare.sh
 # The run report: its content, escaping and figures; then the page in a
@@ -150,9 +113,6 @@ EXTRA_DIST += t/cli_report.sh t/report_browser.sh
 check_PROGRAMS += t/work_counts t/ceiling_cpu
 TESTS += t/work_counts t/ceiling_cpu t/cli_ceilings.sh
 EXTRA_DIST += t/cli_ceilings.sh
-t_work_counts_SOURCES = t/work_counts.c harness/registry.c
-t_work_counts_LDADD = $(RB_TEST_LIBS)
-t_ceiling_cpu_LDADD = $(RB_TEST_LIBS)
 
 # Faults during a sweep: RB_FAULT injections, a broken OpenCL source, SIGTERM
 # and resume, a full disk.
@@ -176,30 +136,20 @@ EXTRA_DIST += t/lsan.supp
 # Inputs the fuzz targets (fuzz/) crashed on, fixed and kept as tests.
 check_PROGRAMS += t/parse_fuzz_finds t/record_fuzz_finds
 TESTS += t/parse_fuzz_finds t/record_fuzz_finds
-t_parse_fuzz_finds_LDADD = $(RB_TEST_LIBS)
-t_record_fuzz_finds_SOURCES = t/record_fuzz_finds.c harness/registry.c
-t_record_fuzz_finds_LDADD = $(RB_TEST_LIBS)
 # SBO dictionary learning on CPUs (OpenBLAS and LAPACKE): 1ONB's descent,
 # the block choice against brute force, planted recovery, the OpenMP float
 # version against the fp64 reference, and the harness cases.
 if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_1onb t/sbo_choice t/sbo_cases
 TESTS += t/sbo_1onb t/sbo_choice t/sbo_cases
-t_sbo_1onb_LDADD = $(RB_TEST_LIBS)
-t_sbo_choice_LDADD = $(RB_TEST_LIBS)
-t_sbo_cases_SOURCES = t/sbo_cases.c harness/registry.c
-t_sbo_cases_LDADD = $(RB_TEST_LIBS)
 if RB_HAVE_OPENMP
 check_PROGRAMS += t/sbo_planted t/sbo_omp
 TESTS += t/sbo_planted t/sbo_omp
-t_sbo_planted_LDADD = $(RB_TEST_LIBS)
-t_sbo_omp_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
 # The PGM reader and patch extraction (datasets/pgm.c, patches.c).
 check_PROGRAMS += t/datasets_pgm
 TESTS += t/datasets_pgm
-t_datasets_pgm_LDADD = $(RB_TEST_LIBS)
 # The OpenCL SBO representation variants on whatever OpenCL device is there
 # (PoCL in CI).
 if RB_HAVE_BLAS
@@ -207,14 +157,12 @@ if RB_HAVE_OPENCL
 check_PROGRAMS += t/sbo_opencl
 TESTS += t/sbo_opencl
 t_sbo_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h harness/registry.c
-t_sbo_opencl_LDADD = $(RB_TEST_LIBS)
+t_sbo_opencl_SOURCES = t/sbo_opencl.c t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # sbo-learn on a real image: its files, the RMSE by blocks, bad input; the
 # PGM reader as a command (t/pgm_info) reads its atoms image back.
 check_PROGRAMS += t/pgm_info
-t_pgm_info_LDADD = $(RB_TEST_LIBS)
 TESTS += t/sbo_learn.sh
 EXTRA_DIST += t/sbo_learn.sh
 # The CUDA and HIP SBO representation variants on a device (skipped without).
@@ -222,16 +170,14 @@ if RB_HAVE_BLAS
 if RB_HAVE_CUDA
 check_PROGRAMS += t/sbo_cuda
 TESTS += t/sbo_cuda
-t_sbo_cuda_SOURCES = t/sbo_cuda.c t/sbo_gpu_test.h harness/registry.c
+t_sbo_cuda_SOURCES = t/sbo_cuda.c t/sbo_gpu_test.h
 nodist_EXTRA_t_sbo_cuda_SOURCES = build-aux/link-cxx.cxx
-t_sbo_cuda_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/sbo_hip
 TESTS += t/sbo_hip
-t_sbo_hip_SOURCES = t/sbo_hip.c t/sbo_gpu_test.h harness/registry.c
+t_sbo_hip_SOURCES = t/sbo_hip.c t/sbo_gpu_test.h
 nodist_EXTRA_t_sbo_hip_SOURCES = build-aux/link-cxx.cxx
-t_sbo_hip_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
 # The CUDA and HIP SBO kernels run on the CPU (t/gpu_emu.h): C++20 threads.
@@ -241,7 +187,6 @@ TESTS += t/sbo_kernels_host
 t_sbo_kernels_host_SOURCES = t/sbo_kernels_host.cc t/gpu_emu.h
 t_sbo_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sbo_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
-t_sbo_kernels_host_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_BLAS
 # The CUDA and HIP paper and apply-mode Givens kernels on the CPU, as
 # t/givens_slab_host below.
@@ -250,7 +195,6 @@ TESTS += t/givens_apply_host
 t_givens_apply_host_SOURCES = t/givens_apply_host.cc t/gpu_emu.h t/givens_host.h
 t_givens_apply_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_givens_apply_host_LDFLAGS = $(AM_LDFLAGS) -pthread
-t_givens_apply_host_LDADD = $(RB_TEST_LIBS)
 # The CUDA and HIP fused Givens kernels run on the CPU (t/gpu_emu.h), with
 # or without a GPU toolkit: nothing of theirs needs one.
 check_PROGRAMS += t/givens_slab_host
@@ -258,7 +202,6 @@ TESTS += t/givens_slab_host
 t_givens_slab_host_SOURCES = t/givens_slab_host.cc t/gpu_emu.h t/givens_host.h
 t_givens_slab_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_givens_slab_host_LDFLAGS = $(AM_LDFLAGS) -pthread
-t_givens_slab_host_LDADD = $(RB_TEST_LIBS)
 # The CUDA and HIP Sammon kernels run on the CPU the same way, verified as
 # the GPU cases are (sammon_verify).
 check_PROGRAMS += t/sammon_kernels_host
@@ -266,7 +209,6 @@ TESTS += t/sammon_kernels_host
 t_sammon_kernels_host_SOURCES = t/sammon_kernels_host.cc t/gpu_emu.h
 t_sammon_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sammon_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
-t_sammon_kernels_host_LDADD = $(RB_TEST_LIBS)
 # The SBO training on the OpenCL device: its kernels against the CPU, and
 # whole trainings against sbo_train.
 if RB_HAVE_BLAS
@@ -275,14 +217,11 @@ check_PROGRAMS += t/sbo_opencl_train_kernels
 TESTS += t/sbo_opencl_train_kernels
 t_sbo_opencl_train_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sbo_opencl_train_kernels_SOURCES = t/sbo_opencl_train_kernels.c t/sbo_opencl_train_util.h \
-	t/opencl_test.h t/sbo_residuals.h harness/registry.c
-t_sbo_opencl_train_kernels_LDADD = $(RB_TEST_LIBS)
+	t/opencl_test.h t/sbo_residuals.h
 check_PROGRAMS += t/sbo_opencl_train
 TESTS += t/sbo_opencl_train
 t_sbo_opencl_train_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
-t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
-	harness/registry.c
-t_sbo_opencl_train_LDADD = $(RB_TEST_LIBS)
+t_sbo_opencl_train_SOURCES = t/sbo_opencl_train.c t/opencl_test.h t/sbo_train_compare.h t/sbo_train_occ.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # sbo-learn --backend opencl (PoCL here): its files, RMSE against omp's,
@@ -296,8 +235,7 @@ check_PROGRAMS += t/sbo_opencl_train_prof
 TESTS += t/sbo_opencl_train_prof
 t_sbo_opencl_train_prof_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sbo_opencl_train_prof_SOURCES = t/sbo_opencl_train_prof.c t/sbo_opencl_train_util.h \
-	t/opencl_test.h harness/registry.c
-t_sbo_opencl_train_prof_LDADD = $(RB_TEST_LIBS)
+	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # The CUDA and HIP SBO training kernels run on the CPU (t/gpu_emu.h).
@@ -307,7 +245,6 @@ TESTS += t/sbo_train_kernels_host
 t_sbo_train_kernels_host_SOURCES = t/sbo_train_kernels_host.cc t/gpu_emu.h t/sbo_residuals.h
 t_sbo_train_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sbo_train_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
-t_sbo_train_kernels_host_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_BLAS
 # The CUDA and HIP SBO training on a device (skipped without): its steps
 # against the CPU, whole trainings against sbo_train.
@@ -316,17 +253,15 @@ if RB_HAVE_CUDA
 check_PROGRAMS += t/sbo_cuda_train
 TESTS += t/sbo_cuda_train
 t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
-	t/sbo_residuals.h harness/registry.c
+	t/sbo_residuals.h
 nodist_EXTRA_t_sbo_cuda_train_SOURCES = build-aux/link-cxx.cxx
-t_sbo_cuda_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/sbo_hip_train
 TESTS += t/sbo_hip_train
 t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
-	t/sbo_residuals.h harness/registry.c
+	t/sbo_residuals.h
 nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
-t_sbo_hip_train_LDADD = $(RB_TEST_LIBS)
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
 # The OpenCL Newton-Schulz polar factor on badly conditioned blocks, in
@@ -337,7 +272,6 @@ check_PROGRAMS += t/sbo_opencl_train_polar
 TESTS += t/sbo_opencl_train_polar
 t_sbo_opencl_train_polar_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train_util.h \
-	t/opencl_test.h harness/registry.c
-t_sbo_opencl_train_polar_LDADD = $(RB_TEST_LIBS)
+	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
