@@ -275,3 +275,7 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# A one-node Slurm, where one runs (build-aux/slurm-local.sh starts one; CI
+# does): a job array and a job depending on it.  Skipped without one.
+TESTS += t/slurm_smoke.sh
+EXTRA_DIST += t/slurm_smoke.sh build-aux/slurm-local.sh
