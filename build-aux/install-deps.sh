@@ -7,7 +7,7 @@ set -e
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 pkgs="autoconf automake make gcc g++ pkg-config git
-      libhwloc-dev hwloc-nox libjansson-dev
+      libhwloc-dev hwloc-nox libjansson-dev libsqlite3-dev
       ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo libclblast-dev
       libopenblas-dev liblapacke-dev gnuplot-nox"
 $SUDO apt-get update -q

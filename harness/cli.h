@@ -11,6 +11,9 @@ int rb_cli_plot(int argc, char **argv);
 /* compare: 0, 1 when a case regressed beyond --fail-above, 2 bad input. */
 int rb_cli_compare(int argc, char **argv);
 int rb_cli_report(int argc, char **argv);
+/* db import|info and history: the results store (harness/db.h). */
+int rb_cli_db(int argc, char **argv);
+int rb_cli_history(int argc, char **argv);
 
 /* Print "reprobench: <message>" on stderr and return 2. */
 int rb_cli_usage_error(const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include "harness/ceiling.h"
 #include "harness/cli.h"
+#include "harness/db.h"
 #include "harness/error.h"
 #include "harness/execute.h"
 #include "harness/fault.h"
@@ -46,6 +47,9 @@ static const char usage[] =
     "  --no-ceilings      do not probe each backend's copy and FMA ceilings first\n"
     "  --dry-run          print the planned cases and exit\n"
     "  --quiet            no progress line\n"
+    "  --db FILE          import the run into this store at the end (default: reprobench.db\n"
+    "                     beside the run directory)\n"
+    "  --no-db            do not import the run into a store\n"
     "Devices:\n"
     "  --cl-platform N --cl-device N   OpenCL device (default: first GPU, else first)\n"
     "  --cl-dir DIR       read OpenCL sources DIR/<name>.cl instead of the built-in ones\n"
@@ -54,8 +58,8 @@ static const char usage[] =
 struct run_opts {
     struct rb_sweep_opts sweep;
     struct rb_policy policy;
-    const char *out, *resume;
-    int no_plot, no_ceilings, dry_run, seed_given, min_samples_given;
+    const char *out, *resume, *db;
+    int no_plot, no_ceilings, dry_run, seed_given, min_samples_given, no_db;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -138,6 +142,13 @@ static int parse_option(struct run_opts *o, struct rb_ctx *ctx, const char *opt,
     if (strcmp(opt, "--prec") == 0) return parse_precs(val, &w->precs) ? 2 : 0;
     if (strcmp(opt, "--out") == 0) { o->out = val; return 0; }
     if (strcmp(opt, "--resume") == 0) { o->resume = val; return 0; }
+    if (strcmp(opt, "--db") == 0) {
+        if (!rb_db_built())
+            return rb_cli_usage_error("--db: the results store was not built into this "
+                                      "binary (configure found no libsqlite3)");
+        o->db = val;
+        return *val ? 0 : rb_cli_usage_error("--db needs a file name");
+    }
     if (strcmp(opt, "--cl-dir") == 0) { ctx->cl_dir = val; return 0; }
     if (strcmp(opt, "--preset") == 0) {
         if (strcmp(val, "quick") == 0) w->preset = RB_PRESET_QUICK;
@@ -195,6 +206,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, struct rb_ctx *
         if (strcmp(a, "--no-plot") == 0) { o->no_plot = 1; continue; }
         if (strcmp(a, "--no-ceilings") == 0) { o->no_ceilings = 1; continue; }
         if (strcmp(a, "--dry-run") == 0) { o->dry_run = 1; continue; }
+        if (strcmp(a, "--no-db") == 0) { o->no_db = 1; continue; }
         if (strncmp(a, "--", 2) != 0 || !a[2])
             return rb_cli_usage_error("run: unexpected argument '%s'", a);
         char name[64];
@@ -218,6 +230,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, struct rb_ctx *
         return rb_cli_usage_error("--max-samples is below --min-samples");
     if (o->resume && o->out)
         return rb_cli_usage_error("--resume and --out exclude each other");
+    if (o->db && o->no_db)
+        return rb_cli_usage_error("--db and --no-db exclude each other");
     return 0;
 }
 
@@ -330,6 +344,8 @@ int rb_cli_run(int argc, char **argv)
         fprintf(stderr, "reprobench: %s\n", err);
     if (!o.no_plot && (rc = rb_plot_run(run.dir, ctx.quiet, err, sizeof err)))
         fprintf(stderr, "reprobench: plots not drawn: %s\n", err);
+    if (!o.no_db)
+        rb_db_import_after_run(o.db, run.dir, ctx.quiet);
     rb_tally_print(&tally, run.dir);
     rc = tally.failed || tally.nodevice ? 1 : 0;
 out:

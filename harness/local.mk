@@ -61,3 +61,20 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# The results store: queries, machines and the commands in the core; what
+# speaks SQLite in librb_store.a, with its flags, linked where the backends
+# are (it calls the core, the core calls it); without libsqlite3 the core
+# gets stubs that say the store was not built.
+librb_core_a_SOURCES += %reldir%/db.h %reldir%/db_query.c %reldir%/db_machine.c \
+	%reldir%/cli_db.c %reldir%/history.h %reldir%/history.c %reldir%/history_plot.c \
+	%reldir%/cli_history.c
+if RB_HAVE_SQLITE
+noinst_LIBRARIES += librb_store.a
+librb_store_a_SOURCES = %reldir%/db_priv.h %reldir%/db_schema.c \
+	%reldir%/db_record.h %reldir%/db_record.c %reldir%/db_import.c %reldir%/db_select.c
+librb_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+RB_BACKEND_LIBS += librb_store.a
+RB_CORE_LIBS += $(SQLITE_LIBS)
+else !RB_HAVE_SQLITE
+librb_core_a_SOURCES += %reldir%/db_none.c
+endif !RB_HAVE_SQLITE

@@ -15,6 +15,8 @@ static const char usage[] =
     "  plot    regenerate the plots of a results directory\n"
     "  compare two results directories case by case: ratios, intervals, verdicts\n"
     "  report  a run's report: hardware, build, figures, best configurations, claims\n"
+    "  db      the results store: import run directories, show what it holds\n"
+    "  history one series's median and spread across the runs of the store\n"
     "\n"
     "'reprobench <command> --help' describes each.  Exit status: 0 success, 1 a case\n"
     "failed or did not verify, 2 bad input.\n";
@@ -44,5 +46,9 @@ int main(int argc, char **argv)
         return rb_cli_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return rb_cli_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "db") == 0)
+        return rb_cli_db(argc - 1, argv + 1);
+    if (strcmp(cmd, "history") == 0)
+        return rb_cli_history(argc - 1, argv + 1);
     return rb_cli_usage_error("unknown command '%s' (try 'reprobench --help')", cmd);
 }

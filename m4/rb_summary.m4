@@ -11,6 +11,7 @@ AM_CONDITIONAL([RB_HAVE_CUBLAS], [test $rb_cublas_happy = yes])
 AM_CONDITIONAL([RB_HAVE_HIP], [test $rb_hip_happy = yes])
 AM_CONDITIONAL([RB_HIP_PLATFORM_NVIDIA], [test $rb_hip_platform = nvidia])
 AM_CONDITIONAL([RB_HAVE_GNUPLOT], [test $rb_gnuplot_happy = yes])
+AM_CONDITIONAL([RB_HAVE_SQLITE], [test $rb_sqlite_happy = yes])
 AM_CONDITIONAL([RB_SANITIZE], [test "x$enable_sanitizers" = xyes])
 AM_CONDITIONAL([RB_FUZZ], [test "x$enable_fuzz" = xyes])
 rb_configure_args=`echo "$ac_configure_args" | $SED "s/'//g"`
@@ -38,6 +39,7 @@ rb_line clblast $rb_clblast_happy "$rb_clblast_why"
 rb_line cuda $rb_cuda_happy "$rb_cuda_why"
 rb_line hip $rb_hip_happy "$rb_hip_why"
 rb_line gnuplot $rb_gnuplot_happy "$rb_gnuplot_why"
+rb_line sqlite $rb_sqlite_happy "$rb_sqlite_why"
 rb_line sanitize "$enable_sanitizers" "$rb_san_why"
 rb_line fuzz "$enable_fuzz" "$rb_fuzz_why"
 rb_line CC "" "$CC `$CC -dumpversion`"

@@ -13,3 +13,6 @@ nobase_dist_pkgdata_DATA += %reldir%/compare_speedup.gp
 # The roofline of a run's records under its devices' ceilings (ceilings.tsv);
 # not a paper's figure, so reprobench plot leaves it to the report.
 nobase_dist_pkgdata_DATA += %reldir%/roofline.gp
+# A series across the runs of the results store, by reprobench history and
+# report --db.
+nobase_dist_pkgdata_DATA += %reldir%/history.gp
