@@ -10,12 +10,15 @@
 
 #include "harness/cli.h"
 #include "harness/compare.h"
+#include "harness/db.h"
+#include "harness/db_compare.h"
 #include "harness/error.h"
 #include "harness/plot.h"
 #include "harness/results.h"
 
 static const char usage[] =
     "usage: reprobench compare [options] RUN_A RUN_B\n"
+    "       reprobench compare [options] [--db FILE] --a QUERY --b QUERY\n"
     "\n"
     "Match the records of two run directories by case and print, for each case of\n"
     "both, A's and B's median time, the ratio B/A, its 95% confidence interval (a\n"
@@ -41,11 +44,15 @@ static const char usage[] =
     "                   RUN_B/compare-vs-<RUN_A's name>.png when gnuplot is installed\n"
     "  --no-plot        draw nothing\n"
     "  --quiet          no notes on stderr about the plot\n"
+    "  --db FILE        with --a and --b: compare two selections of the results store\n"
+    "                   (default " RB_DB_DEFAULT "), the newest record of each case\n"
+    "  --a QUERY        terms FIELD=V1,V2 or FIELD~TEXT, such as 'machine=1', 'git=v0.2'\n"
+    "  --b QUERY        or 'backend=omp n=256'; a bare word is a git describe or a run\n"
     "\n"
     "Exit status: 0, 1 for a regression beyond --fail-above, 2 for bad input.\n";
 
 struct compare_opts {
-    const char *run[2], *plot;
+    const char *run[2], *plot, *db, *query[2];
     enum rb_compare_format format;
     struct rb_ratio_opts ratio;
     double fail_above;          /* <= 0: not asked */
@@ -96,6 +103,15 @@ static int parse_option(struct compare_opts *o, const char *opt, const char *val
     }
     if (strcmp(opt, "--fail-above") == 0)
         return parse_fraction(opt, val, 0, &o->fail_above);
+    if (strcmp(opt, "--db") == 0 || strcmp(opt, "--a") == 0 || strcmp(opt, "--b") == 0) {
+        if (!*val)
+            return rb_cli_usage_error("compare: %s needs a value", opt);
+        if (opt[2] == 'd')
+            o->db = val;
+        else
+            o->query[opt[2] == 'b'] = val;
+        return 0;
+    }
     if (strcmp(opt, "--plot") == 0) {
         o->plot = val;
         return *val ? 0 : rb_cli_usage_error("compare: --plot needs a file name");
@@ -137,9 +153,17 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
         if (parse_option(o, name, val))
             return 2;
     }
-    if (nrun < 2)
+    if (o->db || o->query[0] || o->query[1]) {
+        if (nrun > 0)
+            return rb_cli_usage_error("compare: run directories or --a and --b, not both");
+        if (!o->query[0] || !o->query[1])
+            return rb_cli_usage_error("compare: --db needs both --a QUERY and --b QUERY");
+        if (!o->db)
+            o->db = RB_DB_DEFAULT;
+    } else if (nrun < 2) {
         return rb_cli_usage_error("compare: give two run directories (see 'reprobench "
                                   "compare --help')");
+    }
     if (o->plot && o->no_plot)
         return rb_cli_usage_error("compare: --plot and --no-plot exclude each other");
     return 0;
@@ -167,7 +191,7 @@ static void draw_plot(const struct compare_opts *o, const struct rb_comparison *
     const char *plot = o->plot, *aname;
     int rc;
 
-    if (o->no_plot)
+    if (o->no_plot || (o->db && !plot))
         return;
     if (!plot) {
         if (rb_plot_find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
@@ -233,8 +257,16 @@ int rb_cli_compare(int argc, char **argv)
     rb_ratio_opts_default(&o.ratio);
     if ((rc = parse_args(argc, argv, &o)))
         return rc < 0 ? 0 : rc;
-    if ((rc = rb_compare_runs(o.run[0], o.run[1], &o.ratio, &cmp, err, sizeof err)))
+    if (o.db)
+        rc = rb_compare_store(o.db, o.query[0], o.query[1], &o.ratio, &cmp, err, sizeof err);
+    else
+        rc = rb_compare_runs(o.run[0], o.run[1], &o.ratio, &cmp, err, sizeof err);
+    if (rc && (!o.db || rc == RB_EINVAL || rc == RB_ENODEV))
         return rb_cli_usage_error("%s", err);
+    if (rc) {
+        fprintf(stderr, "reprobench: %s\n", err);
+        return 1;
+    }
     if (rb_comparison_print(&cmp, o.format, stdout) < 0) {
         fprintf(stderr, "reprobench: could not write the comparison: %s\n", strerror(errno));
         rb_comparison_free(&cmp);

@@ -9,10 +9,12 @@
 #include "harness/error.h"
 #include "harness/plot.h"
 #include "harness/report.h"
+#include "harness/report_store.h"
 #include "harness/results.h"
 
 static const char usage[] =
     "usage: reprobench report [--no-plot] [--quiet] RUN_DIR\n"
+    "       reprobench report --db FILE [--out DIR] [--quiet]\n"
     "\n"
     "Write RUN_DIR/report/index.html and its Markdown twin RUN_DIR/report/README.md:\n"
     "the hardware, the build, and for each paper its figures, the best configuration\n"
@@ -23,14 +25,48 @@ static const char usage[] =
     "  --no-plot   do not redraw the plots first (by default they are, when gnuplot\n"
     "              is installed); figures already in RUN_DIR/plots are used\n"
     "  --quiet     print nothing but errors\n"
+    "  --db FILE   instead of a run, the results store: a report across its machines\n"
+    "              (one table per paper of the best configuration of every variant on\n"
+    "              every machine, the paper's claims on each, each variant's history)\n"
+    "  --out DIR   where the store's report goes (default: store-report beside FILE)\n"
     "\n"
     "Prints the path of index.html.  Exit status: 0, 1 when writing failed, 2 for\n"
     "bad input (not a run directory, a malformed records.jsonl line).\n";
 
+/* report --db FILE [--out DIR]. */
+static int report_store(const char *db, const char *out, const char *given, int quiet)
+{
+    char dir[PATH_MAX], index[PATH_MAX + 64], err[PATH_MAX + 256];
+    const char *slash;
+    int rc;
+
+    if (!db)
+        return rb_cli_usage_error("report: --out goes with --db (a run's report goes to "
+                                  "RUN_DIR/report)");
+    if (given)
+        return rb_cli_usage_error("report: a run directory or --db, not both");
+    slash = strrchr(db, '/');
+    if (out)
+        snprintf(dir, sizeof dir, "%s", out);
+    else if (slash)
+        snprintf(dir, sizeof dir, "%.*s/store-report", (int)(slash - db), db);
+    else
+        snprintf(dir, sizeof dir, "store-report");
+    if ((rc = rb_report_store_write(db, dir, quiet, index, sizeof index, err, sizeof err))) {
+        if (rc == RB_EINVAL || rc == RB_ENODEV)
+            return rb_cli_usage_error("report: %s", err);
+        fprintf(stderr, "reprobench: report: %s\n", err);
+        return 1;
+    }
+    if (!quiet)
+        printf("%s\n", index);
+    return 0;
+}
+
 int rb_cli_report(int argc, char **argv)
 {
     char dir[PATH_MAX], index[PATH_MAX + 64], err[PATH_MAX + 256], gnuplot[PATH_MAX];
-    const char *given = NULL;
+    const char *given = NULL, *db = NULL, *out = NULL;
     int quiet = 0, no_plot = 0, rc;
     struct stat st;
     size_t len;
@@ -43,6 +79,11 @@ int rb_cli_report(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(argv[i], "--no-plot") == 0) {
             no_plot = 1;
+        } else if (strcmp(argv[i], "--db") == 0 || strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return rb_cli_usage_error("report: %s needs a value", argv[i]);
+            *(argv[i][2] == 'd' ? &db : &out) = argv[i + 1];
+            i++;
         } else if (argv[i][0] == '-') {
             return rb_cli_usage_error("report: unknown option '%s'", argv[i]);
         } else if (given) {
@@ -52,6 +93,8 @@ int rb_cli_report(int argc, char **argv)
             given = argv[i];
         }
     }
+    if (db || out)
+        return report_store(db, out, given, quiet);
     if (!given || !*given)
         return rb_cli_usage_error("report: give a run directory (see 'reprobench report "
                                   "--help')");

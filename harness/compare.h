@@ -99,6 +99,10 @@ int rb_comparison_noise(struct rb_comparison *cmp);
  * malformed record), RB_ENOMEM. */
 int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_opts *o,
                     struct rb_comparison *out, char *err, size_t errlen);
+/* Match cmp->a_records and b_records (arrays of records the caller put
+ * there, with opts, a_dir and b_dir) as rb_compare_runs does.  0, or
+ * RB_ENOMEM with cmp freed. */
+int rb_compare_records(struct rb_comparison *cmp, char *err, size_t errlen);
 void rb_comparison_free(struct rb_comparison *cmp);
 
 enum rb_compare_format { RB_FORMAT_TEXT, RB_FORMAT_TSV, RB_FORMAT_MD, RB_FORMAT_JSON };

@@ -185,7 +185,6 @@ int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_
                     struct rb_comparison *cmp, char *err, size_t errlen)
 {
     char path_a[sizeof cmp->a_dir + 16], path_b[sizeof cmp->b_dir + 16];
-    json_t *ia = NULL, *ib = NULL, *seen = NULL;
     int status;
 
     memset(cmp, 0, sizeof *cmp);
@@ -195,8 +194,18 @@ int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_
         || (status = run_paths(run_b, cmp->b_dir, sizeof cmp->b_dir, path_b, sizeof path_b,
                                err, errlen))
         || (status = rb_records_load(path_a, &cmp->a_records, err, errlen))
-        || (status = rb_records_load(path_b, &cmp->b_records, err, errlen)))
-        goto out_free_all;
+        || (status = rb_records_load(path_b, &cmp->b_records, err, errlen))) {
+        rb_comparison_free(cmp);
+        return status;
+    }
+    return rb_compare_records(cmp, err, errlen);
+}
+
+int rb_compare_records(struct rb_comparison *cmp, char *err, size_t errlen)
+{
+    json_t *ia = NULL, *ib = NULL, *seen = NULL;
+    int status;
+
     ia = index_by_key(cmp->a_records);
     ib = index_by_key(cmp->b_records);
     seen = json_object();

@@ -38,6 +38,24 @@ static const char *term_sql(const struct rb_db_term *t)
     }
 }
 
+/* The form with each "%s" made param and each "%%" a '%'. */
+static void fill(char *buf, size_t len, const char *form, const char *param)
+{
+    size_t at = 0, plen = strlen(param);
+
+    for (const char *f = form; *f && at + plen + 1 < len; f++) {
+        if (f[0] == '%' && f[1] == 's') {
+            memcpy(buf + at, param, plen);
+            at += plen;
+            f++;
+        } else {
+            buf[at++] = *f;
+            f += f[0] == '%' && f[1] == '%';
+        }
+    }
+    buf[at] = '\0';
+}
+
 /* Append to sql at *at the term's condition, its values (split at commas
  * for "=") as ?N parameters, each listed in vals.  0 or RB_ENOMEM. */
 static int add_term(char *sql, size_t len, size_t *at, const struct rb_db_term *t,
@@ -59,8 +77,7 @@ static int add_term(char *sql, size_t len, size_t *at, const struct rb_db_term *
         if (json_array_append_new(vals, json_string(v)) < 0)
             return RB_ENOMEM;
         snprintf(param, sizeof param, "?%zu", n);
-        /* Every %s of a form is the same value. */
-        snprintf(cond, sizeof cond, form, param, param, param, param, param, param);
+        fill(cond, sizeof cond, form, param);
         *at += (size_t)snprintf(sql + *at, len - *at, "%s%s", first ? "" : " OR ", cond);
         first = 0;
         if (*at >= len)

@@ -67,7 +67,8 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 # gets stubs that say the store was not built.
 librb_core_a_SOURCES += %reldir%/db.h %reldir%/db_query.c %reldir%/db_machine.c \
 	%reldir%/cli_db.c %reldir%/history.h %reldir%/history.c %reldir%/history_plot.c \
-	%reldir%/cli_history.c
+	%reldir%/cli_history.c %reldir%/db_compare.h %reldir%/db_compare.c \
+	%reldir%/report_store.h %reldir%/report_store.c
 if RB_HAVE_SQLITE
 noinst_LIBRARIES += librb_store.a
 librb_store_a_SOURCES = %reldir%/db_priv.h %reldir%/db_schema.c \

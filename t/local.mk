@@ -279,3 +279,24 @@ endif RB_HAVE_BLAS
 # does): a job array and a job depending on it.  Skipped without one.
 TESTS += t/slurm_smoke.sh
 EXTRA_DIST += t/slurm_smoke.sh build-aux/slurm-local.sh
+# The results store on real SQLite files: schema and migration, imports,
+# queries; the commands on real runs (t/db_tool holds a lock from another
+# process).  Without libsqlite3, t/cli_db.sh checks that they say so.
+if RB_HAVE_SQLITE
+check_PROGRAMS += t/db_schema t/db_import t/db_query t/db_tool
+TESTS += t/db_schema t/db_import t/db_query
+t_db_schema_SOURCES = t/db_schema.c t/db_test.h
+t_db_schema_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+t_db_import_SOURCES = t/db_import.c t/db_test.h
+t_db_import_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+t_db_query_SOURCES = t/db_query.c t/db_test.h
+t_db_query_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+# The store's library first: what it calls in the core then links in order.
+t_db_schema_LDADD = librb_store.a $(LDADD)
+t_db_import_LDADD = librb_store.a $(LDADD)
+t_db_query_LDADD = librb_store.a $(LDADD)
+t_db_tool_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+t_db_tool_LDADD = $(SQLITE_LIBS)
+endif RB_HAVE_SQLITE
+TESTS += t/cli_db.sh
+EXTRA_DIST += t/cli_db.sh
