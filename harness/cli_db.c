@@ -77,8 +77,9 @@ static int info(const char *path)
     }
     json_array_foreach(runs, i, r)
         nrec += (size_t)json_integer_value(json_object_get(r, "records"));
-    printf("store %s (schema %d): %zu runs, %zu records, %zu machines\n\n", path,
-           rb_db_schema_version(db), json_array_size(runs), nrec, json_array_size(machines));
+    printf("store %s (schema %d): %zu runs, %zu records, %zu machine%s\n\n", path,
+           rb_db_schema_version(db), json_array_size(runs), nrec, json_array_size(machines),
+           json_array_size(machines) == 1 ? "" : "s");
     printf("%-7s  %-16s  %4s  %-16s  %s\n", "machine", "fingerprint", "runs", "hosts", "name");
     json_array_foreach(machines, i, m)
         printf("%-7lld  %-16s  %4lld  %-16s  %s\n",

@@ -97,8 +97,8 @@ int rb_db_query_add(struct rb_db_query *q, const char *field, enum rb_db_op op,
 int rb_db_query_parse(const char *text, struct rb_db_query *q, char *err, size_t errlen);
 
 /* The records the query selects as a new array, oldest run first and each
- * run's in file order; each record carries "store": {run, start, git, host,
- * machine (id, or null), machine_name}.  0, or as rb_db_open. */
+ * run's in file order; each record carries "store": {run, run_id, start, git,
+ * host, machine (id, or null), machine_name}.  0, or as rb_db_open. */
 int rb_db_select(struct rb_db *db, const struct rb_db_query *q, json_t **records,
                  char *err, size_t errlen);
 /* Every machine as a new array of {id, fingerprint, name, hardware, runs,

@@ -24,7 +24,7 @@ static json_t *newest_per_case(const json_t *records, size_t *runs)
     json_array_foreach(records, i, rec) {
         const char *key = json_string_value(json_object_get(rec, "key"));
         const char *run = json_string_value(json_object_get(json_object_get(rec, "store"),
-                                                            "run"));
+                                                            "run_id"));
         if (json_object_set_new(last, key, json_integer((json_int_t)i)) < 0)
             goto out_free;
         if (run && json_object_set_new(seen_runs, run, json_true()) < 0)

@@ -119,7 +119,8 @@ static json_t *row_record(sqlite3_stmt *st, int ncols)
 
     if (!rec)
         return NULL;
-    where = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s}", "run", rb_db_text(st, c),
+    where = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "run", rb_db_text(st, c),
+                      "run_id", rb_db_text(st, c + 6),
                       "start", rb_db_text(st, c + 1), "git", rb_db_text(st, c + 2),
                       "host", rb_db_text(st, c + 3),
                       "machine", sqlite3_column_type(st, c + 4) == SQLITE_NULL
@@ -147,7 +148,7 @@ int rb_db_select(struct rb_db *db, const struct rb_db_query *q, json_t **records
     if (!vals || !out)
         goto out_free;
     at = (size_t)snprintf(sql, sizeof sql, "SELECT %s, u.name, u.start, u.git, u.host, m.id,"
-                          " m.name FROM records r JOIN runs u ON r.run = u.id"
+                          " m.name, u.id FROM records r JOIN runs u ON r.run = u.id"
                           " LEFT JOIN machines m ON u.machine = m.id WHERE 1",
                           rb_db_record_select_cols);
     for (i = 0; i < q->n; i++)

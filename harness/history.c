@@ -86,6 +86,12 @@ static void point_of(struct rb_history_point *p, const json_t *rec)
     p->p90 = ok ? stat_of(rec, "p90") : NAN;
 }
 
+/* Runs of one second on one host share a name; their ids differ. */
+static json_t *run_id(const json_t *rec)
+{
+    return json_object_get(json_object_get(rec, "store"), "run_id");
+}
+
 /* Add rec to its series: a point of its run, or with best the run's point
  * replaced when rec is faster. */
 static int add(struct rb_history *h, size_t *cap, const json_t *rec, int best)
@@ -98,7 +104,7 @@ static int add(struct rb_history *h, size_t *cap, const json_t *rec, int best)
     if (!(s = find_series(h, label, group, cap)))
         return RB_ENOMEM;
     point_of(&pt, rec);
-    if (best && s->n > 0 && strcmp(s->p[s->n - 1].run, pt.run) == 0) {
+    if (best && s->n > 0 && json_equal(run_id(s->p[s->n - 1].rec), run_id(rec))) {
         struct rb_history_point *last = &s->p[s->n - 1];
         if (isnan(last->median) || pt.median < last->median)
             *last = pt;

@@ -79,3 +79,4 @@ RB_CORE_LIBS += $(SQLITE_LIBS)
 else !RB_HAVE_SQLITE
 librb_core_a_SOURCES += %reldir%/db_none.c
 endif !RB_HAVE_SQLITE
+EXTRA_DIST += docs/store.md docs/slurm-local.md

@@ -309,10 +309,12 @@ static int build(struct rb_doc *d, const char *store, const char *out, const jso
         json_decref(papers);
         return RB_ENOMEM;
     }
-    rb_doc_para(d, "Store %s: %zu runs, %zu records, %zu machines (one per distinct "
+    rb_doc_para(d, "Store %s: %zu run%s, %zu records, %zu machine%s (one per distinct "
                 "hardware). Every number below is read from the store; where a machine ran "
-                "a case more than once, its newest record counts.", store,
-                json_array_size(runs), json_array_size(all), json_array_size(machines));
+                "a case more than once, its newest record counts, and each machine's claims "
+                "table reads those records.", store, json_array_size(runs),
+                json_array_size(runs) == 1 ? "" : "s", json_array_size(all),
+                json_array_size(machines), json_array_size(machines) == 1 ? "" : "s");
     rb_doc_heading(d, 2, "Machines");
     machines_section(d, machines);
     json_array_foreach(papers, i, p)

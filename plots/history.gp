@@ -24,6 +24,11 @@ stats in using "t" nooutput
 tmin = STATS_min
 tmax = STATS_max
 if (tmax - tmin < 120) { tmin = tmin - 60; tmax = tmax + 60 }
+pad = (tmax - tmin) * 0.04
+stats in using "p10" nooutput
+ymin = STATS_min
+stats in using "p90" nooutput
+ymax = STATS_max
 
 spaced(s) = (k = strstrt(s, "|"), k ? s[1:k-1]." ".spaced(s[k+1:]) : s)
 sel(p, i, c) = (column("panel") == p && strcol("machine") eq word(machines, i)) ? column(c) : NaN
@@ -38,10 +43,18 @@ set timefmt "%s"
 span = tmax - tmin
 set format x (span < 7200 ? "%H:%M:%S" : span < 3 * 86400 ? "%m-%d\n%H:%M" : "%Y-%m-%d")
 set xtics span / 4
-set xrange [tmin:tmax]
-set yrange [0:*]
-set offsets 0, 0, graph 0.1, 0
-set ylabel "median ms"
+set xrange [tmin - pad:tmax + pad]
+# Bands of a loaded machine reach 100x the median: then a log scale keeps
+# the medians readable; otherwise the axis starts at 0 to show drift to
+# scale.
+if (ymin > 0 && ymax / ymin > 10) {
+    set logscale y 10
+    set format y "%g"
+} else {
+    set yrange [0:*]
+    set offsets 0, 0, graph 0.1, 0
+}
+set ylabel "median ms (band: p10 to p90)"
 set grid xtics ytics lc rgb "#dddddd"
 set key top left noenhanced font ",8"
 set style fill transparent solid 0.2 noborder

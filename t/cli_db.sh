@@ -50,7 +50,7 @@ sweep "$tmp/results" --quiet && sweep "$tmp/other" --quiet --no-db
 tap_ok $((st1 + st2 + $?)) "three runs, the first says it imported into the store"
 [ -f "$tmp/other/reprobench.db" ]; tap_ok $((! $?)) "--no-db writes no store"
 "$RB_BIN" db info --db "$store" >"$tmp/info"
-grep -q '(schema 2): 2 runs, 12 records, 1 machines' "$tmp/info"
+grep -q '(schema 2): 2 runs, 12 records, 1 machine$' "$tmp/info"
 tap_ok $? "the store has both runs, their 12 records and one machine"
 [ $? -eq 0 ] || tap_diag "$(cat "$tmp/info")"
 runs=$(ls -d "$tmp"/results/2*)
@@ -90,8 +90,8 @@ grep -q '^6 compared' "$tmp/out"; tap_ok $? "compares their six cases"
 [ $? -eq 0 ] || tap_diag "$(cat "$tmp/out" "$tmp/err")"
 "$RB_BIN" compare --db "$store" --a "machine=1 run=$r1" --b "machine=1" >"$tmp/out" 2>&1
 grep -q '^B: .*\[machine=1\], the newest of each case in 3 runs (6 records)$' "$tmp/out"
-tap_ok $? "a side of several runs takes each case's newest"
-[ $? -eq 0 ] || tap_diag "$(head -n 3 "$tmp/out")"
+st=$?; tap_ok $st "a side of several runs takes each case's newest"
+[ $st -eq 0 ] || tap_diag "$(head -n 3 "$tmp/out")"
 ok_status 2 "a query naming an unknown field" "$RB_BIN" compare --db "$store" --a colour=red \
     --b "run=$r2"
 grep -q "unknown field 'colour'" "$tmp/err"; tap_ok $? "is named"
