@@ -117,6 +117,13 @@ start() {
     fi
     dir=$(cd "$dir" && pwd)
     [ -e "$dir/slurmctld.pid" ] && die "$dir: a cluster was started here; stop it first"
+    # munged's socket must be reachable by all: every folder above DIR too.
+    up=$(dirname "$dir")
+    while [ "$up" != / ]; do
+        [ "$(($(stat -c %a "$up") % 2))" -eq 1 ] \
+            || die "$up is not open to all (chmod o+x), which munged needs of every folder above its socket"
+        up=$(dirname "$up")
+    done
     t0=$(date +%s.%N)
     # munged wants its socket's folder open to all and its key private.
     mkdir -p "$dir/munge" "$dir/key" "$dir/state" "$dir/spool" "$dir/log" || exit 1
