@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <hwloc.h>
+#include "harness/atomic_file.h"
 #include "harness/backend/backend.h"
 #include "harness/error.h"
 #include "harness/hw.h"
@@ -161,16 +162,24 @@ json_t *rb_hw_summary(struct rb_ctx *ctx, char *err, size_t errlen)
     return s;
 }
 
+/* Exported to memory and written atomically: hwloc's own file export
+ * neither checks its writes nor leaves a whole file on failure. */
 int rb_hw_export_xml(const char *path, char *err, size_t errlen)
 {
     hwloc_topology_t t;
+    char *xml = NULL;
+    int len = 0, rc;
+
     if (topology_load(&t, 1, err, errlen))
         return RB_EIO;
-    int rc = 0;
-    if (hwloc_topology_export_xml(t, path, 0) != 0) {
-        snprintf(err, errlen, "cannot write the hwloc topology to %s", path);
-        rc = RB_EIO;
+    if (hwloc_topology_export_xmlbuffer(t, &xml, &len, 0) != 0 || !xml || len < 1) {
+        snprintf(err, errlen, "cannot export the hwloc topology for %s", path);
+        hwloc_topology_destroy(t);
+        return RB_EIO;
     }
+    /* The length counts the terminating NUL. */
+    rc = rb_atomic_write(path, xml, (size_t)len - (xml[len - 1] == '\0'), err, errlen);
+    hwloc_free_xmlbuffer(t, xml);
     hwloc_topology_destroy(t);
     return rc;
 }

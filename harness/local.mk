@@ -61,3 +61,6 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# Whole-file output through a temporary and a rename; gnuplot's figures
+# through a temporary directory.
+librb_core_a_SOURCES += %reldir%/atomic_file.h %reldir%/atomic_file.c %reldir%/plot_exec.c

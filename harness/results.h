@@ -40,7 +40,8 @@ int rb_run_append(struct rb_run *r, const json_t *rec);
 int rb_run_write_tsv(const char *dir, char *err, size_t errlen);
 void rb_run_close(struct rb_run *r);
 
-/* Write text to path through path.tmp and rename.  0 or RB_EIO. */
+/* Write text as the whole of path, through a temporary and a rename
+ * (harness/atomic_file.h).  0 or RB_EIO with "path: reason". */
 int rb_write_file_atomic(const char *path, const char *text, char *err, size_t errlen);
 
 #endif

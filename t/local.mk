@@ -275,3 +275,8 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# Output under a file-size limit: whole files or a named failure, never a
+# kill by SIGXFSZ (harness/atomic_file.c and every writer on it).
+check_PROGRAMS += t/atomic_file
+TESTS += t/atomic_file t/cli_fsize.sh
+EXTRA_DIST += t/cli_fsize.sh

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "harness/atomic_file.h"
 #include "harness/backend/opencl.h"
+#include "harness/error.h"
 #include "harness/timer.h"
 
 #define MAX_PARTS 8
@@ -109,6 +111,31 @@ static struct rb_opencl_program *cache_add(struct rb_opencl *cl)
     return p;
 }
 
+/* The log appended to what path holds, the whole file replaced atomically
+ * (harness/atomic_file.h): a full disk never leaves half a log.  0 or
+ * RB_EIO. */
+static int append_log(const char *path, const char *name, const char *device,
+                      const char *options, const char *log)
+{
+    char *before = read_file(path), *text = NULL, err[64];
+    size_t len = 0;
+    FILE *f;
+    int rc;
+
+    if (!before && errno != ENOENT)
+        return RB_EIO;
+    if (!(f = open_memstream(&text, &len))) {
+        free(before);
+        return RB_EIO;
+    }
+    fprintf(f, "%s# %s.cl on %s, options: %s\n%s\n", before ? before : "", name, device,
+            options, log);
+    rc = fclose(f) == 0 ? rb_atomic_write(path, text, len, err, sizeof err) : RB_EIO;
+    free(text);
+    free(before);
+    return rc;
+}
+
 /* The log in full to RUN_DIR/build-NAME.log (appended: a sweep may fail
  * several option sets), and its head, on one line, into c->msg. */
 static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog,
@@ -122,13 +149,8 @@ static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog
     char path[1024] = "";
     if (c->ctx->run_dir && log) {
         snprintf(path, sizeof path, "%s/build-%s.log", c->ctx->run_dir, name);
-        FILE *f = fopen(path, "a");
-        if (f) {
-            fprintf(f, "# %s.cl on %s, options: %s\n%s\n", name, cl->name, options, log);
-            fclose(f);
-        } else {
+        if (append_log(path, name, cl->name, options, log) < 0)
             path[0] = '\0';
-        }
     }
     char head[320] = "";
     size_t n = 0;
