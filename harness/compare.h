@@ -93,8 +93,9 @@ double rb_compare_spread(double *x, size_t n, double *shift);
 int rb_comparison_noise(struct rb_comparison *cmp);
 
 /* Load RUN_A/records.jsonl and RUN_B/records.jsonl (a run may also be given
- * as its records.jsonl file), match the records by key (a later record of a
- * key replaces an earlier one) and compare every case ok in both.  Returns 0,
+ * as its records.jsonl file; a key recorded twice is refused, as
+ * rb_records_load says), match the records by key and compare every case ok
+ * in both.  Returns 0,
  * or RB_EINVAL / RB_EIO with one line in err ("file:line: why" for a
  * malformed record), RB_ENOMEM. */
 int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_opts *o,

@@ -280,3 +280,10 @@ endif RB_HAVE_BLAS
 check_PROGRAMS += t/atomic_file
 TESTS += t/atomic_file t/cli_fsize.sh
 EXTRA_DIST += t/cli_fsize.sh
+# A run's session: its stored plan and --resume, the run directory's lock,
+# signals before the first case, memory refused per case, the environment's
+# values, one rule for options.
+RB_SESSION_TESTS = t/cli_resume.sh t/cli_lock.sh t/cli_signal.sh t/cli_memory.sh \
+	t/cli_env.sh t/cli_options.sh
+TESTS += $(RB_SESSION_TESTS)
+EXTRA_DIST += $(RB_SESSION_TESTS)
