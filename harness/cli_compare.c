@@ -22,7 +22,8 @@
     "both, A's and B's median time, the ratio B/A, its 95% confidence interval (a\n" \
     "bootstrap of the ratio of medians over the raw samples, 2000 resamples, fixed\n" \
     "seed) and a verdict: 'slower' or 'faster' when the interval excludes 1 and the\n" \
-    "ratio is off 1 by more than the noise floor, else 'same'.  Failed and skipped\n" \
+    "ratio is off 1 by more than the noise floor, 'non-finite' when the ratio or its\n" \
+    "interval is not a finite number, else 'same'.  Failed and skipped\n" \
     "records are shown, not compared; cases of one run only are listed at the end.\n" \
     "An interval over one run's samples cannot see what changes between two runs\n" \
     "(clocks, memory layout, neighbours), which move all cases of a run together\n" \
@@ -71,7 +72,8 @@ static const struct rb_opt compare_table[] = {
               "of the larger of 2% and the between-run spread" },
     { RB_OPT_STRING, "--fail-above", "R", .id = CMP_FAIL_ABOVE,
       .help = "exit 1 when a case is slower and its interval of B/A lies\n"
-              "above R, or when the median B/A of all cases exceeds R" },
+              "above R, when the median B/A of all cases exceeds R, or when\n"
+              "a case's B/A is not a finite number" },
     { RB_OPT_STRING, "--plot", "FILE", .id = CMP_PLOT,
       .help = "draw B's speedup over A against size (PNG, or PDF for a .pdf\n"
               "name) with its table in FILE's name with .tsv; by default\n"
@@ -184,16 +186,20 @@ static void draw_plot(const struct compare_opts *o, const struct rb_comparison *
  * machine's runs spread, and a bound inside it would flag that spread. */
 static int regressed(const struct compare_opts *o, const struct rb_compare_row *r)
 {
-    return r->compared && r->r.verdict == RB_VERDICT_SLOWER && r->r.lo > o->fail_above;
+    /* A ratio that is not a number cannot be shown to be within the bound. */
+    return r->compared && (r->r.verdict == RB_VERDICT_NONFINITE
+                           || (r->r.verdict == RB_VERDICT_SLOWER && r->r.lo > o->fail_above));
 }
 
 /* One line naming every regressed case; 1 if any. */
 static int report_regressions(const struct compare_opts *o, const struct rb_comparison *cmp)
 {
-    size_t n = 0;
+    size_t n = 0, nonfinite = 0;
 
-    for (size_t i = 0; i < cmp->n; i++)
+    for (size_t i = 0; i < cmp->n; i++) {
         n += regressed(o, &cmp->rows[i]);
+        nonfinite += cmp->rows[i].compared && cmp->rows[i].r.verdict == RB_VERDICT_NONFINITE;
+    }
     if (cmp->centred && cmp->shift > o->fail_above) {
         fprintf(stderr, "reprobench: the whole run is slower than %gx: median B/A %.3g over "
                 "all cases\n", o->fail_above, cmp->shift);
@@ -201,8 +207,9 @@ static int report_regressions(const struct compare_opts *o, const struct rb_comp
     }
     if (n == 0)
         return 0;
-    fprintf(stderr, "reprobench: %zu case%s slower than %gx beyond the %g%% interval:", n,
-            n == 1 ? "" : "s", o->fail_above, 100 * o->ratio.level);
+    fprintf(stderr, "reprobench: %zu case%s slower than %gx beyond the %g%% interval%s:", n,
+            n == 1 ? "" : "s", o->fail_above, 100 * o->ratio.level,
+            nonfinite ? " or with a B/A that is not a finite number" : "");
     for (size_t i = 0, k = 0; i < cmp->n; i++) {
         const struct rb_compare_row *r = &cmp->rows[i];
         if (regressed(o, r))
@@ -225,10 +232,13 @@ int rb_cli_compare(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if ((rc = rb_compare_runs(o.run[0], o.run[1], &o.ratio, &cmp, err, sizeof err)))
         return rb_cli_usage_error("%s", err);
-    if (rb_comparison_print(&cmp, o.format, stdout) < 0) {
-        fprintf(stderr, "reprobench: could not write the comparison: %s\n", strerror(errno));
+    errno = 0;
+    if ((rc = rb_comparison_print(&cmp, o.format, stdout)) < 0) {
+        int why = errno ? errno : EIO;
+        fprintf(stderr, "reprobench: could not write the comparison: %s\n",
+                rc == RB_ENOMEM ? "out of memory" : strerror(why));
         rb_comparison_free(&cmp);
-        return 2;
+        return 1;
     }
     draw_plot(&o, &cmp);
     rc = o.fail_above > 0 ? report_regressions(&o, &cmp) : 0;

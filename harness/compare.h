@@ -18,7 +18,10 @@
 #define RB_COMPARE_SPREAD_Z 3.0
 
 enum rb_compare_metric { RB_METRIC_MEDIAN, RB_METRIC_MIN };
-enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER };
+/* NONFINITE: the ratio or its interval is not a finite positive number (a
+ * sample of 1e308 against one of 1 ms), which no floor can judge. */
+enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER, RB_VERDICT_NONFINITE,
+                  RB_VERDICT_COUNT };
 
 struct rb_ratio_opts {
     enum rb_compare_metric metric;
@@ -47,9 +50,10 @@ void rb_ratio_opts_default(struct rb_ratio_opts *o);
 int rb_ratio_bootstrap(const double *a, size_t na, const double *b, size_t nb,
                        const struct rb_ratio_opts *o, struct rb_ratio *out);
 
-/* "slower" when the interval lies above 1 and the ratio above 1 + noise,
- * "faster" when it lies below 1 and the ratio below 1 / (1 + noise), else
- * "same". */
+/* "non-finite" when the ratio or an end of its interval is not a finite
+ * positive number; else "slower" when the interval lies above 1 and the
+ * ratio above 1 + noise, "faster" when it lies below 1 and the ratio below
+ * 1 / (1 + noise), else "same". */
 enum rb_verdict rb_verdict_of(double ratio, double lo, double hi, double noise);
 const char *rb_verdict_name(enum rb_verdict v);
 

@@ -79,7 +79,8 @@ static struct point *points_of(const struct rb_comparison *cmp, size_t *n)
         const struct rb_compare_row *r = &cmp->rows[i];
         struct point *p = &pts[*n];
 
-        if (!r->compared || first_size(r->a, p->axis, sizeof p->axis, &p->x) < 0)
+        if (!r->compared || r->r.verdict == RB_VERDICT_NONFINITE
+            || first_size(r->a, p->axis, sizeof p->axis, &p->x) < 0)
             continue;
         series_of(r, p->axis, p->x, p->series, sizeof p->series);
         p->speedup = 1 / r->r.ratio;

@@ -287,3 +287,6 @@ RB_SESSION_TESTS = t/cli_resume.sh t/cli_lock.sh t/cli_signal.sh t/cli_memory.sh
 	t/cli_env.sh t/cli_options.sh
 TESTS += $(RB_SESSION_TESTS)
 EXTRA_DIST += $(RB_SESSION_TESTS)
+# compare on ratios that are not finite numbers.
+TESTS += t/cli_compare_nonfinite.sh
+EXTRA_DIST += t/cli_compare_nonfinite.sh
