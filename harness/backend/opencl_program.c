@@ -167,6 +167,23 @@ static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog
                    path[0] ? ")" : "", head[0] ? head : "(empty build log)");
 }
 
+/* "#line 1 "FILE"" before a part, so that the compiler's messages name the
+ * part's own file and line rather than the place in the joined source (or
+ * the implementation's temporary file).  A part's trailing text may lack a
+ * newline: the directive starts with one. */
+static void line_directive(char *buf, size_t len, const struct source *s, const char *name)
+{
+    const char *file = s->text ? s->origin : name;
+    size_t at = (size_t)snprintf(buf, len, "\n#line 1 \"");
+
+    for (; *file && at + 8 < len; file++) {
+        if (*file == '"' || *file == '\\')
+            buf[at++] = '\\';
+        buf[at++] = *file == '\n' ? ' ' : *file;
+    }
+    snprintf(buf + at, len - at, "%s\"\n", s->text ? "" : ".cl");
+}
+
 static int build(struct rb_case *c, struct rb_opencl *cl, int nparts, const char *const src[],
                  const char *name, const char *options, cl_program *out)
 {
@@ -203,14 +220,17 @@ int rb_opencl_program_parts(struct rb_case *c, int nparts, const char *const nam
     if (!options)
         options = "";
     struct source s[MAX_PARTS];
-    const char *text[MAX_PARTS];
+    const char *text[2 * MAX_PARTS];
+    char lines[MAX_PARTS][1100];
     int loaded = 0;
     uint64_t sum = 0xcbf29ce484222325ULL;
     for (; loaded < nparts; loaded++) {
         rc = load_source(c, names[loaded], embedded[loaded], &s[loaded]);
         if (rc)
             goto out_free_sources;
-        text[loaded] = s[loaded].use;
+        line_directive(lines[loaded], sizeof lines[loaded], &s[loaded], names[loaded]);
+        text[2 * loaded] = lines[loaded];
+        text[2 * loaded + 1] = s[loaded].use;
         sum = fnv1a64(sum, s[loaded].use);
     }
     const char *name = names[nparts - 1];   /* the kernel file; the others are helpers */
@@ -222,7 +242,7 @@ int rb_opencl_program_parts(struct rb_case *c, int nparts, const char *const nam
         goto out_free_sources;
     }
     cl_program prog = NULL;
-    rc = build(c, cl, nparts, text, name, options, &prog);
+    rc = build(c, cl, 2 * nparts, text, name, options, &prog);
     if (rc)
         goto out_free_sources;
     p = cache_add(cl);
