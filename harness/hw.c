@@ -111,6 +111,18 @@ static json_t *caches_summary(hwloc_topology_t t)
     return list;
 }
 
+/* The memory the kernel reports (MemTotal, through sysconf), beside
+ * hwloc's count of its NUMA nodes: on virtual machines whose memory is
+ * added while they run the two differ (hwloc saw 5.46 GiB of 24). */
+static json_t *system_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+
+    if (pages <= 0 || page <= 0)
+        return json_null();
+    return json_integer((json_int_t)pages * page);
+}
+
 static json_t *cpu_summary(hwloc_topology_t t)
 {
     json_t *cpu = json_object();
@@ -128,6 +140,7 @@ static json_t *cpu_summary(hwloc_topology_t t)
                         json_integer(hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE)));
     json_object_set_new(cpu, "memory_bytes",
                         json_integer((json_int_t)hwloc_get_root_obj(t)->total_memory));
+    json_object_set_new(cpu, "system_memory_bytes", system_memory());
     json_object_set_new(cpu, "caches", caches_summary(t));
     return cpu;
 }
@@ -239,10 +252,14 @@ static void print_cpu(FILE *f, const json_t *cpu)
     if (jint(cpu, "family") >= 0)
         fprintf(f, ", family %lld, model %lld, stepping %lld", jint(cpu, "family"),
                 jint(cpu, "model_number"), jint(cpu, "stepping"));
-    fprintf(f, ")\n         %lld package%s, %lld cores, %lld PUs, %lld NUMA node%s, %s memory\n",
+    fprintf(f, ")\n         %lld package%s, %lld cores, %lld PUs, %lld NUMA node%s, %s memory",
             jint(cpu, "packages"), jint(cpu, "packages") == 1 ? "" : "s", jint(cpu, "cores"),
             jint(cpu, "pus"), jint(cpu, "numa_nodes"), jint(cpu, "numa_nodes") == 1 ? "" : "s",
             fmt_bytes(b, sizeof b, jint(cpu, "memory_bytes")));
+    if (jint(cpu, "system_memory_bytes") > 0)
+        fprintf(f, " (hwloc; the system reports %s)",
+                fmt_bytes(b, sizeof b, jint(cpu, "system_memory_bytes")));
+    fputc('\n', f);
     const char *lead = "caches   ";
     size_t i;
     const json_t *c;

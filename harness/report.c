@@ -9,6 +9,7 @@
 
 #include "harness/atomic_file.h"
 #include "harness/error.h"
+#include "harness/plot.h"
 #include "harness/record.h"
 #include "harness/report.h"
 #include "harness/results.h"
@@ -80,6 +81,35 @@ out_close_dir:
     return NULL;
 }
 
+/* The paper's figures that `plot` found nothing to draw for, each once with
+ * its script's reason (plots/not-drawn.tsv: figure, reason). */
+static void report_not_drawn(struct rb_doc *d, const char *run, const char *paper)
+{
+    char path[PATH_MAX + 64], line[1024];
+    size_t plen = strlen(paper);
+    json_t *list = NULL;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/plots/%s", run, RB_PLOT_NOT_DRAWN);
+    if (!(f = fopen(path, "r")))
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t'), item[1100];
+
+        line[strcspn(line, "\n")] = '\0';
+        if (!tab || strncmp(line, paper, plen) != 0 || line[plen] != '_')
+            continue;
+        *tab = '\0';
+        if (!list) {
+            rb_doc_para(d, "Figures these records cannot draw:");
+            list = rb_doc_list(d);
+        }
+        snprintf(item, sizeof item, "%s: %s", line, tab + 1);
+        rb_doc_item(d, list, item);
+    }
+    fclose(f);
+}
+
 /* The papers to report: those with claims, then any other in the records. */
 static json_t *papers_of(const json_t *records)
 {
@@ -137,6 +167,7 @@ static int build(struct rb_doc *d, const char *run, const char *report, const js
             return RB_EIO;
         }
         rb_report_paper(d, paper, records, figs, meta);
+        report_not_drawn(d, run, paper);
         rb_report_claims(d, paper, records, hw);
         json_decref(figs);
     }

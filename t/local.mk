@@ -290,3 +290,7 @@ EXTRA_DIST += $(RB_SESSION_TESTS)
 # compare on ratios that are not finite numbers.
 TESTS += t/cli_compare_nonfinite.sh
 EXTRA_DIST += t/cli_compare_nonfinite.sh
+# What make bench shows: three sizes per series in the default plan, the
+# figures a run cannot draw named in its report, both counts of memory.
+TESTS += t/cli_defaults.sh t/report_not_drawn.sh
+EXTRA_DIST += t/cli_defaults.sh t/report_not_drawn.sh
