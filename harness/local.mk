@@ -69,3 +69,5 @@ librb_core_a_SOURCES += %reldir%/atomic_file.h %reldir%/atomic_file.c %reldir%/p
 librb_core_a_SOURCES += %reldir%/cli_opts.h %reldir%/cli_opts.c \
 	%reldir%/run_opts.h %reldir%/run_opts.c %reldir%/plan.h %reldir%/plan.c \
 	%reldir%/lock.h %reldir%/lock.c %reldir%/env.h %reldir%/env.c
+# What a run keeps (plan, lock, writes, signals, memory, options).
+EXTRA_DIST += docs/runs.md
