@@ -4,6 +4,8 @@
 #include <string.h>
 #include "harness/backend/backend.h"
 #include "harness/ctx.h"
+#include "harness/env.h"
+#include "harness/hw.h"
 
 void rb_ctx_init(struct rb_ctx *ctx)
 {
@@ -12,6 +14,13 @@ void rb_ctx_init(struct rb_ctx *ctx)
     ctx->cl_platform = -1;
     ctx->cl_device = -1;
     ctx->cl_dir = getenv("RB_CL_DIR");
+}
+
+void rb_ctx_set_mem_limit(struct rb_ctx *ctx)
+{
+    ctx->mem_limit_mb = rb_env_mem_limit_mb();
+    ctx->mem_limit = ctx->mem_limit_mb ? ctx->mem_limit_mb << 20
+                                       : rb_hw_host_memory() / 10 * 9;
 }
 
 void rb_ctx_release(struct rb_ctx *ctx)

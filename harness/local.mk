@@ -61,3 +61,13 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# Whole-file output through a temporary and a rename; gnuplot's figures
+# through a temporary directory.
+librb_core_a_SOURCES += %reldir%/atomic_file.h %reldir%/atomic_file.c %reldir%/plot_exec.c
+# run's options as a table (cli_opts.c, run_opts.c), its stored plan, the
+# run directory's lock and the environment's values.
+librb_core_a_SOURCES += %reldir%/cli_opts.h %reldir%/cli_opts.c \
+	%reldir%/run_opts.h %reldir%/run_opts.c %reldir%/plan.h %reldir%/plan.c \
+	%reldir%/lock.h %reldir%/lock.c %reldir%/env.h %reldir%/env.c
+# What a run keeps (plan, lock, writes, signals, memory, options).
+EXTRA_DIST += docs/runs.md

@@ -350,7 +350,8 @@ static int check_record(const json_t *rec, const char **why)
 int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    json_t *all = NULL, *rec;
+    json_t *all = NULL, *lines = NULL, *rec, *first;
+    const char *key;
     json_error_t jerr;
     char *line = NULL;
     size_t cap = 0;
@@ -364,9 +365,9 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RB_EIO;
     }
-    if (!(all = json_array())) {
+    if (!(all = json_array()) || !(lines = json_object())) {
         status = RB_ENOMEM;
-        goto out_close;
+        goto out_free_all;
     }
     while ((len = getline(&line, &cap, f)) > 0) {
         lineno++;
@@ -392,7 +393,17 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
             status = RB_EINVAL;
             goto out_free_all;
         }
-        if (json_array_append_new(all, rec) < 0) {
+        /* One record per case: a second one means two writers shared the run. */
+        key = json_string_value(json_object_get(rec, "key"));
+        if ((first = json_object_get(lines, key))) {
+            snprintf(err, errlen, "%s:%ld: case %s is recorded twice (first at line %lld)",
+                     path, lineno, key, (long long)json_integer_value(first));
+            json_decref(rec);
+            status = RB_EINVAL;
+            goto out_free_all;
+        }
+        if (json_object_set_new(lines, key, json_integer(lineno)) < 0
+            || json_array_append_new(all, rec) < 0) {
             snprintf(err, errlen, "%s: out of memory", path);
             status = RB_ENOMEM;
             goto out_free_all;
@@ -404,9 +415,11 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
         goto out_free_all;
     }
     *out = all;
+    json_decref(lines);
     goto out_close;
 out_free_all:
     json_decref(all);
+    json_decref(lines);
 out_close:
     free(line);
     fclose(f);

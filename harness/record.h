@@ -30,7 +30,9 @@ int rb_record_append(FILE *f, const json_t *rec);
 
 /* Read every record of a records.jsonl file into a new JSON array.  A final
  * line without a newline is an interrupted write and is skipped with a note
- * on stderr; any other malformed line is an error.  Returns 0, or RB_EIO /
+ * on stderr; any other malformed line is an error, and so is a second record
+ * of a case key (two writers shared the run: "file:line: case KEY is
+ * recorded twice (first at line N)").  Returns 0, or RB_EIO /
  * RB_EINVAL with a message in err. */
 int rb_records_load(const char *path, json_t **out, char *err, size_t errlen);
 

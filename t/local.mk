@@ -275,3 +275,22 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# Output under a file-size limit: whole files or a named failure, never a
+# kill by SIGXFSZ (harness/atomic_file.c and every writer on it).
+check_PROGRAMS += t/atomic_file
+TESTS += t/atomic_file t/cli_fsize.sh
+EXTRA_DIST += t/cli_fsize.sh
+# A run's session: its stored plan and --resume, the run directory's lock,
+# signals before the first case, memory refused per case, the environment's
+# values, one rule for options, OpenCL build messages in the user's file.
+RB_SESSION_TESTS = t/cli_resume.sh t/cli_lock.sh t/cli_signal.sh t/cli_memory.sh \
+	t/cli_env.sh t/cli_options.sh t/cli_cl_line.sh
+TESTS += $(RB_SESSION_TESTS)
+EXTRA_DIST += $(RB_SESSION_TESTS)
+# compare on ratios that are not finite numbers.
+TESTS += t/cli_compare_nonfinite.sh
+EXTRA_DIST += t/cli_compare_nonfinite.sh
+# What make bench shows: three sizes per series in the default plan, the
+# figures a run cannot draw named in its report, both counts of memory.
+TESTS += t/cli_defaults.sh t/report_not_drawn.sh
+EXTRA_DIST += t/cli_defaults.sh t/report_not_drawn.sh
