@@ -11,6 +11,7 @@
 #include "harness/error.h"
 #include "harness/execute.h"
 #include "harness/fault.h"
+#include "harness/observe.h"
 #include "harness/parse.h"
 #include "harness/plot.h"
 #include "harness/progress.h"
@@ -247,6 +248,10 @@ int rb_cli_run(int argc, char **argv)
     if ((rc = parse_args(argc, argv, &o, &ctx)))
         return rc < 0 ? 0 : rc;
     if (rb_fault_init(err, sizeof err)) {
+        rb_ctx_release(&ctx);
+        return rb_cli_usage_error("%s", err);
+    }
+    if (rb_observers_init(&ctx, err, sizeof err)) {
         rb_ctx_release(&ctx);
         return rb_cli_usage_error("%s", err);
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "harness/backend/backend.h"
 #include "harness/ctx.h"
+#include "harness/observe.h"
 
 void rb_ctx_init(struct rb_ctx *ctx)
 {
@@ -16,5 +17,6 @@ void rb_ctx_init(struct rb_ctx *ctx)
 
 void rb_ctx_release(struct rb_ctx *ctx)
 {
+    rb_observers_release(ctx);
     rb_backend_release(ctx);
 }

@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct rb_observers;                /* harness/observe.h */
+
 struct rb_ctx {
     uint64_t seed;              /* base seed; each case derives its own */
     int quiet;
@@ -21,6 +23,7 @@ struct rb_ctx {
     int cuda_device;
     int hip_device;
     void *backend[RB_BACKEND_COUNT];    /* owned by harness/backend/ */
+    struct rb_observers *observers;     /* made on first use */
 };
 
 /* Defaults: seed 1, devices chosen automatically, RB_CL_DIR from the environment. */

@@ -61,3 +61,8 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# Observers around each case's timed samples: GPU clocks, power, energy and
+# throttling through NVML (loaded with dlopen), the CPU's governor and RAPL.
+librb_core_a_SOURCES += %reldir%/observe.h %reldir%/observe.c %reldir%/record_energy.c \
+	%reldir%/backend/nvml.h %reldir%/backend/nvml.c %reldir%/backend/nvml_observer.c \
+	%reldir%/backend/cpu_power.c

@@ -275,3 +275,16 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# Clocks, power and throttling without a GPU: a fake NVML (t/libfake_nvml.so,
+# loaded through RB_NVML_LIBRARY) drives the NVML observer through normal,
+# throttled and failing sequences; the CPU observer reads a sysfs tree of the
+# test's own; the CLI test runs sweeps under the fake and compares and
+# reports them.  No libtool: the library is a program linked -shared.
+check_PROGRAMS += t/libfake_nvml.so t/nvml_observer t/cpu_power
+t_libfake_nvml_so_SOURCES = t/fake_nvml.c
+t_libfake_nvml_so_CFLAGS = -std=gnu11 -fPIC $(RB_WARN_CFLAGS)
+t_libfake_nvml_so_LDFLAGS = -shared
+t_libfake_nvml_so_LDADD =
+t_nvml_observer_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DRB_FAKE_NVML_PATH='"$(abs_top_builddir)/t/libfake_nvml.so"'
+TESTS += t/nvml_observer t/cpu_power
