@@ -66,3 +66,7 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 librb_core_a_SOURCES += %reldir%/observe.h %reldir%/observe.c %reldir%/record_energy.c \
 	%reldir%/backend/nvml.h %reldir%/backend/nvml.c %reldir%/backend/nvml_observer.c \
 	%reldir%/backend/cpu_power.c
+# compare's and the report's energy: joules per case, throttled cases,
+# GFLOP per joule.
+librb_core_a_SOURCES += %reldir%/compare_energy.c %reldir%/report_energy.c
+EXTRA_DIST += docs/energy.md

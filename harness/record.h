@@ -34,7 +34,7 @@ json_t *rb_record_throttled_samples_json(const struct rb_measurement *m);
  * GPU's (NVML) when one was watched, else for a CPU case the packages'
  * (RAPL). */
 struct rb_rec_energy {
-    double joules;              /* one run of the timed region at the median time; NaN */
+    double joules;              /* per timed sample (the window's over n); NaN */
     double watts;               /* mean power over the timed samples; NaN */
     const char *source;         /* "nvml", "rapl", or NULL */
     const char *method;         /* "energy-counter", "power-samples", "powercap" */

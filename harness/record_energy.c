@@ -24,18 +24,18 @@ static json_t *str_or_null(const char *s)
     return s && *s ? json_string(s) : json_null();
 }
 
-/* Mean power over the window and the energy of one run of the timed
- * region at the median time. */
+/* The window's energy, its mean power, and each timed sample's share of
+ * the energy: the short gaps between samples (the host's launch and these
+ * reads) are part of what running the case repeatedly costs. */
 static void put_energy(json_t *o, double joules, double window_s,
                        const struct rb_measurement *m, int *bad)
 {
     double watts = window_s > 0 ? joules / window_s : NAN;
-    double median_s = m->n ? m->stats.median * 1e-3 : NAN;
 
     rb_json_put(o, "window_s", real_or_null(window_s), bad);
     rb_json_put(o, "energy_j", real_or_null(joules), bad);
     rb_json_put(o, "power_w", real_or_null(watts), bad);
-    rb_json_put(o, "energy_per_run_j", real_or_null(watts * median_s), bad);
+    rb_json_put(o, "energy_per_run_j", real_or_null(m->n ? joules / (double)m->n : NAN), bad);
 }
 
 static json_t *start_end(unsigned start, unsigned end)

@@ -287,4 +287,5 @@ t_libfake_nvml_so_LDFLAGS = -shared
 t_libfake_nvml_so_LDADD =
 t_nvml_observer_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DRB_FAKE_NVML_PATH='"$(abs_top_builddir)/t/libfake_nvml.so"'
-TESTS += t/nvml_observer t/cpu_power
+TESTS += t/nvml_observer t/cpu_power t/cli_energy.sh
+EXTRA_DIST += t/cli_energy.sh
