@@ -19,9 +19,26 @@ static json_t *mhz_or_null(unsigned mhz)
     return mhz ? json_integer(mhz) : json_null();
 }
 
+/* Names and reasons come from the driver, dlerror() and paths, which need
+ * not be UTF-8: jansson refuses those, so bytes above ASCII become '?'
+ * rather than losing the record. */
+static json_t *text(const char *s)
+{
+    char buf[512];
+    json_t *j = json_string(s);
+    size_t i;
+
+    if (j)
+        return j;
+    for (i = 0; s[i] && i + 1 < sizeof buf; i++)
+        buf[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+    buf[i] = '\0';
+    return json_string(buf);
+}
+
 static json_t *str_or_null(const char *s)
 {
-    return s && *s ? json_string(s) : json_null();
+    return s && *s ? text(s) : json_null();
 }
 
 /* The window's energy, its mean power, and each timed sample's share of
@@ -69,10 +86,10 @@ static json_t *gpu_json(const struct rb_measurement *m)
         return NULL;
     rb_json_put(o, "available", json_boolean(g->available), &bad);
     if (!g->available) {
-        rb_json_put(o, "reason", json_string(g->why[0] ? g->why : "not watched"), &bad);
+        rb_json_put(o, "reason", text(g->why[0] ? g->why : "not watched"), &bad);
         return rb_json_finish(o, bad);
     }
-    rb_json_put(o, "source", json_string(g->source), &bad);
+    rb_json_put(o, "source", text(g->source), &bad);
     rb_json_put(o, "pci_bus_id", str_or_null(g->pci_bus_id), &bad);
     rb_json_put(o, "name", str_or_null(g->name), &bad);
     json_t *sm = start_end(g->sm_start, g->sm_end);
@@ -108,15 +125,14 @@ static json_t *cpu_json(const struct rb_measurement *m)
     }
     rb_json_put(o, "governor", str_or_null(cw->governor), &bad);
     rb_json_put(o, "governor_reason", cw->governor[0] ? json_null()
-                : json_string(cw->governor_why[0] ? cw->governor_why : "not read"), &bad);
+                : text(cw->governor_why[0] ? cw->governor_why : "not read"), &bad);
     rb_json_put(e, "available", json_boolean(cw->energy_available), &bad);
     if (cw->energy_available) {
         rb_json_put(e, "source", json_string("powercap"), &bad);
         rb_json_put(e, "zones", str_or_null(cw->zones), &bad);
         put_energy(e, cw->energy_j, m->obs.window_s, m, &bad);
     } else {
-        rb_json_put(e, "reason", json_string(cw->energy_why[0] ? cw->energy_why : "not read"),
-                    &bad);
+        rb_json_put(e, "reason", text(cw->energy_why[0] ? cw->energy_why : "not read"), &bad);
     }
     rb_json_put(o, "energy", e, &bad);
     return rb_json_finish(o, bad);

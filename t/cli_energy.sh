@@ -28,7 +28,7 @@ count() {   # count PATTERN FILE: lines matching
 }
 run_dir() { ls -d "$tmp/$1"/*/; }
 
-tap_plan 21
+tap_plan 22
 sweep normal "sm=1980,mem=2619,temp=45,power=200,denergy=0.4" \
     && sweep capped "sm=1980,power=300,denergy=0.4,reasons=0x4" \
     && sweep clock "sm=1980,denergy=0.4;sm=1980;sm=1000;sm=1980"
@@ -72,6 +72,11 @@ tap_ok $(head -n 1 "$(run_dir lost)/records.jsonl" \
          echo $?) "the GPU lost after sample 0: the record says where"
 tap_ok $([ "$(count '"reason":"NVML not available: /nonexistent/libnvidia-ml.so.1' "$(run_dir absent)/records.jsonl")" -eq 6 ]
          echo $?) "the library absent: every record names it"
+# A device name that is not UTF-8: the records are still written, the byte
+# shown as '?'.
+sweep latin1 "$(printf 'name=GPU \377')"
+tap_ok $([ $? -eq 0 ] && [ "$(count '"name":"GPU ?"' "$(run_dir latin1)/records.jsonl")" -eq 6 ]
+         echo $?) "a device name that is not UTF-8: every record written, the byte as '?'"
 "$RB_BIN" run --paper givens --algo forward --variant sequential --backend serial --n 16 \
     --prec f32 --min-samples 2 --min-time 0.001 --no-ceilings --no-plot --quiet \
     --out "$tmp/plain" 2>>"$tmp/run.err"

@@ -11,6 +11,7 @@
  *   energy      the total energy counter in joules (default 0: it never moves)
  *   denergy     or joules added to the counter at each step
  *   reasons     throttle reason bits (0x4: software power cap)
+ *   name        the device's name (default "Fake GPU at BUS")
  *   init=fail, handle=none, energy=na, reasons=na: those calls fail
  *
  * Each SM clock read starts the next step, so a case reads step 0 at its
@@ -59,13 +60,16 @@ static struct {
     double counter_j;           /* the energy counter at step `at` */
     struct step steps[MAX_STEPS];
     struct fake_device dev;
+    char name[96];
 } fake;
 
 static void parse_pair(struct step *s, const char *key, const char *val)
 {
     int na = strcmp(val, "na") == 0;
 
-    if (!strcmp(key, "init")) {
+    if (!strcmp(key, "name")) {
+        snprintf(fake.name, sizeof fake.name, "%s", val);
+    } else if (!strcmp(key, "init")) {
         fake.init_fail = !strcmp(val, "fail");
     } else if (!strcmp(key, "handle")) {
         fake.handle_none = !strcmp(val, "none");
@@ -178,7 +182,10 @@ nvml_return nvmlDeviceGetName(nvml_device dev, char *name, unsigned len)
 {
     if (!fake.inited || dev != &fake.dev)
         return FAKE_INVALID_ARGUMENT;
-    snprintf(name, len, "Fake GPU at %s", dev->bus);
+    if (fake.name[0])
+        snprintf(name, len, "%s", fake.name);
+    else
+        snprintf(name, len, "Fake GPU at %s", dev->bus);
     return FAKE_SUCCESS;
 }
 
