@@ -15,6 +15,7 @@
 #include "harness/execute.h"
 #include "harness/fault.h"
 #include "harness/lock.h"
+#include "harness/observe.h"
 #include "harness/plot.h"
 #include "harness/progress.h"
 #include "harness/results.h"
@@ -94,7 +95,8 @@ static int prepare(struct session *s)
     const struct rb_plan_spec *p;
     int rc;
 
-    if (rb_env_check(s->err, sizeof s->err) || rb_fault_init(s->err, sizeof s->err))
+    if (rb_env_check(s->err, sizeof s->err) || rb_fault_init(s->err, sizeof s->err)
+        || rb_observers_init(&s->ctx, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
     s->spec = &s->o.plan;
     if (s->o.resume && (rc = open_resumed(s)))

@@ -111,6 +111,15 @@ enum rb_compare_format { RB_FORMAT_TEXT, RB_FORMAT_TSV, RB_FORMAT_MD, RB_FORMAT_
 /* Print the comparison in a format.  0 or RB_EIO / RB_ENOMEM. */
 int rb_comparison_print(const struct rb_comparison *cmp, enum rb_compare_format fmt, FILE *f);
 
+/* The energy of the cases both runs have (harness/compare_energy.c): a
+ * section of the text (md 0) or Markdown table with each case's joules per
+ * run and throttle flags, or one line saying why there is none; the TSV's
+ * a_energy_j, b_energy_j, a_throttled and b_throttled columns; the JSON's
+ * "energy" of one side. */
+void rb_comparison_print_energy(const struct rb_comparison *cmp, FILE *f, int md);
+void rb_comparison_energy_tsv(const struct rb_compare_row *r, FILE *f);
+json_t *rb_comparison_energy_json(const json_t *rec);
+
 /* Write the speedup table (A over B per case, by series and first size) to
  * <plot without its extension>.tsv and draw it with plots/compare_speedup.gp
  * into plot (PNG, or PDF for a .pdf name).  Returns 0; RB_ESKIP when no case

@@ -182,6 +182,7 @@ static int print_text(const struct rb_comparison *cmp, FILE *f)
                 (int)width[1], cells[i][1], (int)width[2], cells[i][2], (int)width[3],
                 cells[i][3], (int)width[4], cells[i][4], cells[i][5]);
     }
+    rb_comparison_print_energy(cmp, f, 0);
     print_summary(cmp, f, 0);
     free(cells);
     return 0;
@@ -203,6 +204,7 @@ static void print_md(const struct rb_comparison *cmp, FILE *f)
         fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", cmp->rows[i].label, cells[COL_A],
                 cells[COL_B], cells[COL_RATIO], cells[COL_CI], cells[COL_VERDICT]);
     }
+    rb_comparison_print_energy(cmp, f, 1);
     print_summary(cmp, f, 1);
 }
 
@@ -219,7 +221,8 @@ static void put_number(FILE *f, double x, int have)
 
 static void print_tsv(const struct rb_comparison *cmp, FILE *f)
 {
-    fputs("key\tlabel\ta_status\tb_status\ta_ms\tb_ms\tratio\tci_lo\tci_hi\tverdict\n", f);
+    fputs("key\tlabel\ta_status\tb_status\ta_ms\tb_ms\tratio\tci_lo\tci_hi\tverdict"
+          "\ta_energy_j\tb_energy_j\ta_throttled\tb_throttled\n", f);
     for (size_t i = 0; i < cmp->n; i++) {
         const struct rb_compare_row *r = &cmp->rows[i];
         fprintf(f, "%s\t%s\t%s\t%s", r->key, r->label, r->a ? status_of(r->a) : "-",
@@ -229,8 +232,10 @@ static void print_tsv(const struct rb_comparison *cmp, FILE *f)
         put_number(f, r->r.ratio, r->compared);
         put_number(f, r->r.lo, r->compared);
         put_number(f, r->r.hi, r->compared);
-        fprintf(f, "\t%s\n", r->compared ? rb_verdict_name(r->r.verdict)
+        fprintf(f, "\t%s", r->compared ? rb_verdict_name(r->r.verdict)
                 : !r->b ? "only_a" : !r->a ? "only_b" : "not_compared");
+        rb_comparison_energy_tsv(r, f);
+        fputc('\n', f);
     }
 }
 
@@ -246,6 +251,7 @@ static json_t *side_json(const struct rb_compare_row *r, int b)
     rb_json_put(o, "ms", r->compared ? json_real(b ? r->r.b : r->r.a) : json_null(), &bad);
     rb_json_put(o, "samples", json_integer((json_int_t)json_array_size(
                                               json_object_get(rec, "samples_ms"))), &bad);
+    rb_json_put(o, "energy", rb_comparison_energy_json(rec), &bad);
     return rb_json_finish(o, bad);
 }
 

@@ -6,6 +6,7 @@
 #include "harness/ctx.h"
 #include "harness/env.h"
 #include "harness/hw.h"
+#include "harness/observe.h"
 
 void rb_ctx_init(struct rb_ctx *ctx)
 {
@@ -25,5 +26,6 @@ void rb_ctx_set_mem_limit(struct rb_ctx *ctx)
 
 void rb_ctx_release(struct rb_ctx *ctx)
 {
+    rb_observers_release(ctx);
     rb_backend_release(ctx);
 }

@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct rb_observers;                /* harness/observe.h */
+
 struct rb_ctx {
     uint64_t seed;              /* base seed; each case derives its own */
     int quiet;
@@ -23,6 +25,7 @@ struct rb_ctx {
     unsigned long long mem_limit;       /* host bytes a CPU case may take; 0: none known */
     unsigned long long mem_limit_mb;    /* RB_MEM_LIMIT_MB when it set mem_limit, else 0 */
     void *backend[RB_BACKEND_COUNT];    /* owned by harness/backend/ */
+    struct rb_observers *observers;     /* made on first use */
 };
 
 /* Defaults: seed 1, devices chosen automatically, RB_CL_DIR from the environment. */

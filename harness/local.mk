@@ -71,3 +71,12 @@ librb_core_a_SOURCES += %reldir%/cli_opts.h %reldir%/cli_opts.c \
 	%reldir%/lock.h %reldir%/lock.c %reldir%/env.h %reldir%/env.c
 # What a run keeps (plan, lock, writes, signals, memory, options).
 EXTRA_DIST += docs/runs.md
+# Observers around each case's timed samples: GPU clocks, power, energy and
+# throttling through NVML (loaded with dlopen), the CPU's governor and RAPL.
+librb_core_a_SOURCES += %reldir%/observe.h %reldir%/observe.c %reldir%/record_energy.c \
+	%reldir%/backend/nvml.h %reldir%/backend/nvml.c %reldir%/backend/nvml_observer.c \
+	%reldir%/backend/cpu_power.c
+# compare's and the report's energy: joules per case, throttled cases,
+# GFLOP per joule.
+librb_core_a_SOURCES += %reldir%/compare_energy.c %reldir%/report_energy.c
+EXTRA_DIST += docs/energy.md

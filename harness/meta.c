@@ -54,6 +54,7 @@ static json_t *environment(void)
     static const char *const names[] = {
         "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "CUDA_VISIBLE_DEVICES",
         "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RB_CL_DIR", "RB_INJECT_DELAY", "RB_FAULT",
+        "RB_NVML_LIBRARY", "RB_NVML_BUS_ID", "RB_THROTTLE_THRESHOLD", "RB_SYSFS_ROOT",
     };
     json_t *env = json_object();
     int bad = 0;

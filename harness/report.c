@@ -172,6 +172,7 @@ static int build(struct rb_doc *d, const char *run, const char *report, const js
         json_decref(figs);
     }
     rb_report_roofline(d, run, report, records, meta);
+    rb_report_energy(d, records);
     json_decref(papers);
     return d->bad ? RB_ENOMEM : 0;
 }

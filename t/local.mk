@@ -294,3 +294,17 @@ EXTRA_DIST += t/cli_compare_nonfinite.sh
 # figures a run cannot draw named in its report, both counts of memory.
 TESTS += t/cli_defaults.sh t/report_not_drawn.sh
 EXTRA_DIST += t/cli_defaults.sh t/report_not_drawn.sh
+# Clocks, power and throttling without a GPU: a fake NVML (t/libfake_nvml.so,
+# loaded through RB_NVML_LIBRARY) drives the NVML observer through normal,
+# throttled and failing sequences; the CPU observer reads a sysfs tree of the
+# test's own; the CLI test runs sweeps under the fake and compares and
+# reports them.  No libtool: the library is a program linked -shared.
+check_PROGRAMS += t/libfake_nvml.so t/nvml_observer t/cpu_power
+t_libfake_nvml_so_SOURCES = t/fake_nvml.c
+t_libfake_nvml_so_CFLAGS = -std=gnu11 -fPIC $(RB_WARN_CFLAGS)
+t_libfake_nvml_so_LDFLAGS = -shared
+t_libfake_nvml_so_LDADD =
+t_nvml_observer_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DRB_FAKE_NVML_PATH='"$(abs_top_builddir)/t/libfake_nvml.so"'
+TESTS += t/nvml_observer t/cpu_power t/cli_energy.sh
+EXTRA_DIST += t/cli_energy.sh
