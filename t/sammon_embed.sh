@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # sammon-embed: duplicates refused with one line naming the rows (exit 2),
-# --dedup maps the 149 unique iris rows to a TSV, bad options exit 2.
+# --dedup maps the 149 unique iris rows to a TSV, bad options exit 2;
+# distances that would overflow are refused with the reason, a map whose
+# stress is not finite is never written (exit 1), and an unusable --out is
+# refused before the work (exit 2).
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
 bin=$(dirname "$RB_BIN")/sammon-embed
 [ -x "$bin" ] || tap_skip_all "no sammon-embed next to $RB_BIN"
@@ -23,7 +26,7 @@ expect_error() {
     fi
 }
 
-tap_plan 16
+tap_plan 26
 tap_diag "no random data: iris with the PCA start"
 expect_error "duplicates without --dedup" --data iris
 want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
@@ -57,3 +60,31 @@ expect_error "option without value" --data iris --out
 expect_error "missing file" --data "$tmp/none.csv"
 printf '1,2,0\n3,x,1\n' > "$tmp/bad.csv"
 expect_error "malformed CSV" --data "$tmp/bad.csv"
+
+# Distances that overflow double precision: refused before any start is
+# computed, whichever start is asked for, and nothing is written.
+printf '1,2,3,0\n1e308,5,6,1\n7,8,9,1\n2,2,2,0\n' > "$tmp/huge.csv"
+for init in random pca cmdscale; do
+    expect_error "overflowing distances refused (--init $init)" --data "$tmp/huge.csv" \
+        --init "$init" --out "$tmp/huge.tsv"
+    grep -q 'overflow double precision' "$tmp/err" && [ ! -e "$tmp/huge.tsv" ] \
+        && [ ! -e "$tmp/huge.tsv.tmp" ]
+    tap_ok $? "the line says the distances overflow (--init $init); no TSV"
+done
+
+# Two distinct points whose distance underflows to 0: the stress is NaN, so
+# exit 1 with the reason, nothing at --out or on stdout.
+printf '0,0,0,0\n1e-200,0,0,1\n5,5,1,1\n3,1,1,0\n' > "$tmp/tiny.csv"
+"$bin" --data "$tmp/tiny.csv" --out "$tmp/tiny.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ "$st" -eq 1 ] && tail -n 1 "$tmp/err" | grep -q '^sammon-embed: .*stress is NaN.*nothing written' \
+    && [ ! -e "$tmp/tiny.tsv" ] && [ ! -e "$tmp/tiny.tsv.tmp" ] && [ ! -s "$tmp/out" ]
+tap_ok $? "a NaN stress: exit 1, the reason, nothing written"
+tap_diag "status $st, last line: $(tail -n 1 "$tmp/err")"
+"$bin" --data "$tmp/tiny.csv" >"$tmp/out" 2>/dev/null; st=$?
+[ "$st" -eq 1 ] && [ ! -s "$tmp/out" ]
+tap_ok $? "a NaN stress without --out: exit 1, nothing on stdout"
+
+# An unusable --out is found before the work: one line, no progress.
+expect_error "--out in a missing folder, before the work" --data iris --dedup \
+    --out "$tmp/none/iris.tsv"
+expect_error "--out naming a folder, before the work" --data iris --dedup --out "$tmp"

@@ -2,10 +2,13 @@
 /* sammon-embed: the fp64 Sammon mapping of a shipped data set or a CSV file
  * to 2 or 3 dimensions, with the peers' update rules, written as a TSV. */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "datasets/dataset.h"
 #include "harness/error.h"
 #include "harness/prog.h"
@@ -133,6 +136,61 @@ static int check_duplicates(const struct rb_dataset *d)
     return 2;
 }
 
+/* The largest distance the data can have: the diagonal of their bounding
+ * box, computed scaled so that it overflows only when it is not finite. */
+static double data_extent(const struct rb_dataset *d)
+{
+    double top = 0.0, sum = 0.0;
+    double *span = malloc((size_t)d->n * sizeof *span);
+    if (!span)
+        return NAN;
+    for (int q = 0; q < d->n; q++) {
+        double lo = d->x[q], hi = d->x[q];
+        for (int p = 1; p < d->N; p++) {
+            lo = fmin(lo, d->x[(size_t)p * d->n + q]);
+            hi = fmax(hi, d->x[(size_t)p * d->n + q]);
+        }
+        span[q] = hi - lo;              /* inf when the column spans more than DBL_MAX */
+        top = fmax(top, span[q]);
+    }
+    for (int q = 0; q < d->n && top > 0.0 && isfinite(top); q++)
+        sum += (span[q] / top) * (span[q] / top);
+    free(span);
+    return top > 0.0 && isfinite(top) ? top * sqrt(sum) : top;
+}
+
+/* 2 with the reason when the distance sums could overflow double precision:
+ * every d*^2 and each of the N (N - 1) / 2 stress terms (d* - d)^2 / d* is
+ * at most about D^2 for outputs on the data's scale, so P D^2 with a
+ * factor 4 of headroom must stay finite. */
+static int check_extent(const struct rb_dataset *d)
+{
+    double pairs = 0.5 * d->N * (d->N - 1.0), extent = data_extent(d);
+    double limit = sqrt(DBL_MAX / (4.0 * fmax(pairs, 1.0)));
+    if (extent <= limit)
+        return 0;
+    if (isnan(extent))
+        return complain(1, "out of memory");
+    return complain(2, "%s: the data span %.3g (the diagonal of their bounding box), so "
+                    "their distance sums would overflow double precision; for %d points the "
+                    "span must stay below %.3g (rescale the columns)", d->name, extent, d->N,
+                    limit);
+}
+
+/* 2 with the reason when the uncentred PCA start's X^T X could overflow:
+ * its entries are sums of N products of coordinates. */
+static int check_pca_scale(const struct rb_dataset *d)
+{
+    double top = 0.0;
+    for (size_t k = 0; k < (size_t)d->N * d->n; k++)
+        top = fmax(top, fabs(d->x[k]));
+    if (top <= sqrt(DBL_MAX / (4.0 * d->N * (double)d->n)))
+        return 0;
+    return complain(2, "%s: coordinates as large as %.3g make the pca start's X^T X overflow "
+                    "double precision (try --init cmdscale, which centres the data, or "
+                    "--init random)", d->name, top);
+}
+
 static void trace(int iter, double stress, void *arg)
 {
     (void)arg;
@@ -160,7 +218,7 @@ static int run_fixed(int N, int n, int m, const double *x, double *y, const stru
         double e_new = sammon_stress(N, n, m, x, y, c), change = (e - e_new) / e;
         trace(++it, e_new, NULL);
         e = e_new;
-        if (change < 1e-9 && change > -1e-9)
+        if (!isfinite(e) || (change < 1e-9 && change > -1e-9))
             break;
     }
     free(next);
@@ -176,6 +234,8 @@ static int start(const struct rb_dataset *d, const struct options *o, double *y)
         sammon_init_random(o->seed, N, m, c / (0.5 * N * (N - 1.0)), y);
         return 0;
     }
+    if (o->init == INIT_PCA && (rc = check_pca_scale(d)) != 0)
+        return rc;
     double *xc = malloc((size_t)N * n * sizeof *xc);
     if (!xc)
         return complain(1, "out of memory");
@@ -195,6 +255,24 @@ static int start(const struct rb_dataset *d, const struct options *o, double *y)
                       o->init == INIT_PCA ? "pca" : "cmdscale", m);
     free(xc);
     return rc;
+}
+
+/* 1 with the reason when the stress or a coordinate is not finite: such a
+ * map is never written. */
+static int check_finite(const struct rb_dataset *d, const double *y, int len, double e,
+                        int it, const struct options *o)
+{
+    int k = 0;
+    while (k < len && isfinite(y[k]))
+        k++;
+    if (isfinite(e) && k == len)
+        return 0;
+    double v = isfinite(e) ? y[k] : e;
+    return complain(1, "%s: %s is %s after %d iterations: points too close together or too "
+                    "far apart for double precision; nothing written%s%s", d->name,
+                    isfinite(e) ? "a coordinate" : "the stress",
+                    isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf", it, o->out ? " to " : "",
+                    o->out ? o->out : "");
 }
 
 static int write_tsv(const struct options *o, const struct rb_dataset *d, const double *y,
@@ -245,6 +323,8 @@ static int embed(const struct options *o, struct rb_dataset *d)
     }
     d->N = N;
     rc = N < 2 ? complain(2, "%s: Sammon's mapping needs at least 2 points", d->name) : 0;
+    if (!rc)
+        rc = check_extent(d);
     if (rc || !(y = malloc((size_t)N * o->outdim * sizeof *y))) {
         rc = rc ? rc : complain(1, "out of memory");
         goto out_free_keep;
@@ -269,6 +349,8 @@ static int embed(const struct options *o, struct rb_dataset *d)
         rc = complain(1, "out of memory");
         goto out_free_y;
     }
+    if ((rc = check_finite(d, y, N * m, e, it, o)) != 0)
+        goto out_free_y;
     if ((rc = write_tsv(o, d, y, keep, N)) != 0)
         goto out_free_y;
     fprintf(stderr, "stress %.7f after %d iterations (textbook E = (1/c) sum (d*-d)^2/d*; "
@@ -280,6 +362,26 @@ out_free_keep:
     return rc;
 }
 
+/* 2 with the reason when --out cannot be written, found before the work:
+ * a directory, or a place where its temporary file cannot be created. */
+static int probe_out(const char *out)
+{
+    char tmp[4200];
+    struct stat st;
+    if (!out)
+        return 0;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp)
+        return complain(2, "--out: path too long");
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+        return complain(2, "--out %s: is a directory (give a file name)", out);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return complain(2, "--out %s: cannot create %s: %s", out, tmp, strerror(errno));
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -288,6 +390,8 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if ((rc = probe_out(o.out)) != 0)
+        return rc;
     if ((rc = rb_dataset_load(o.data, &d, err, sizeof err)) != 0)
         return complain(rc == RB_EINVAL || rc == RB_EIO ? 2 : 1, "%s", err);
     rc = embed(&o, &d);
