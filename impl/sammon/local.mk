@@ -28,22 +28,25 @@ sammon_embed_LDADD = librb_core.a $(RB_CORE_LIBS)
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/sammon_opencl.h %reldir%/sammon_opencl.c \
 	%reldir%/sammon_opencl_kernels.c %reldir%/sammon_opencl_run.c \
-	%reldir%/sammon_opencl_table.c
+	%reldir%/sammon_opencl_table.c \
+	%reldir%/sammon_opencl_stored.h %reldir%/sammon_opencl_stored.c \
+	%reldir%/sammon_opencl_stored_case.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/sammon_common.c \
 	kernels/opencl/sammon_standard.c kernels/opencl/sammon_modified.c \
-	kernels/opencl/sammon_tiled.c
+	kernels/opencl/sammon_tiled.c kernels/opencl/sammon_stored.c
 CLEANFILES += kernels/opencl/sammon_common.c kernels/opencl/sammon_standard.c \
-	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c
+	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c \
+	kernels/opencl/sammon_stored.c
 endif RB_HAVE_OPENCL
 # CUDA and HIP: one host source (sammon_gpu_*) and one set of kernels
 # (kernels/cuda/sammon_*.cuh) for both.
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_cuda.h %reldir%/sammon_cuda.cu \
-	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc
+	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_hip.h %reldir%/sammon_hip.hip \
-	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc
+	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc
 endif RB_HAVE_HIP
