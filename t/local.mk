@@ -102,6 +102,26 @@ TESTS += t/sammon_omp
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
+# The embedding engines of the devices against the fp64 one
+# (t/sammon_engine_test.h): OpenCL on whatever device is there (PoCL in
+# CI), CUDA and HIP on a device (skipped without).
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sammon_engine_opencl
+TESTS += t/sammon_engine_opencl
+t_sammon_engine_opencl_SOURCES = t/sammon_engine_opencl.c t/sammon_engine_test.h
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sammon_engine_cuda
+TESTS += t/sammon_engine_cuda
+t_sammon_engine_cuda_SOURCES = t/sammon_engine_cuda.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_cuda_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sammon_engine_hip
+TESTS += t/sammon_engine_hip
+t_sammon_engine_hip_SOURCES = t/sammon_engine_hip.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_hip_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_HIP
 # Run comparison: the bootstrap and verdict on synthetic samples, and the
 # compare command on real and injected-delay runs.
 check_PROGRAMS += t/compare_bootstrap

@@ -306,18 +306,20 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             if (jt + 1 < jt_end)
                 sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
         stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
-        if (!SUMS || jt == I)
-            continue;                   // the diagonal tile's pairs were summed both ways
-        // The 16 threads of a column tx hold sums over different points i.
+        if constexpr (SUMS) {
+            if (jt == I)
+                continue;               // the diagonal tile's pairs were summed both ways
+            // The 16 threads of a column tx hold sums over different points i.
 #pragma unroll
-        for (int k = 0; k < K; k++) {
-            float col[R];
+            for (int k = 0; k < K; k++) {
+                float col[R];
 #pragma unroll
-            for (int b = 0; b < R; b++)
-                col[b] = sj[b][k];
-            const float sum = sammon_tiled_sum<float, R>(xi_s, col, ty, tx);
-            if (t < TILE && j0 + t < N)
-                atomicAdd(&g[(size_t)(j0 + t) * K + k], sum);
+                for (int b = 0; b < R; b++)
+                    col[b] = sj[b][k];
+                const float sum = sammon_tiled_sum<float, R>(xi_s, col, ty, tx);
+                if (t < TILE && j0 + t < N)
+                    atomicAdd(&g[(size_t)(j0 + t) * K + k], sum);
+            }
         }
     }
     if constexpr (SUMS) {
