@@ -74,6 +74,10 @@ check_PROGRAMS += t/sammon_opencl
 TESTS += t/sammon_opencl
 t_sammon_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sammon_opencl_SOURCES = t/sammon_opencl.c t/opencl_test.h
+check_PROGRAMS += t/sammon_opencl_stored
+TESTS += t/sammon_opencl_stored
+t_sammon_opencl_stored_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sammon_opencl_stored_SOURCES = t/sammon_opencl_stored.c t/opencl_test.h
 endif RB_HAVE_OPENCL
 # The CUDA and HIP Sammon variants: one driver (t/sammon_gpu_test.h).
 if RB_HAVE_CUDA
@@ -98,6 +102,26 @@ TESTS += t/sammon_omp
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
+# The embedding engines of the devices against the fp64 one
+# (t/sammon_engine_test.h): OpenCL on whatever device is there (PoCL in
+# CI), CUDA and HIP on a device (skipped without).
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sammon_engine_opencl
+TESTS += t/sammon_engine_opencl
+t_sammon_engine_opencl_SOURCES = t/sammon_engine_opencl.c t/sammon_engine_test.h
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sammon_engine_cuda
+TESTS += t/sammon_engine_cuda
+t_sammon_engine_cuda_SOURCES = t/sammon_engine_cuda.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_cuda_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sammon_engine_hip
+TESTS += t/sammon_engine_hip
+t_sammon_engine_hip_SOURCES = t/sammon_engine_hip.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_hip_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_HIP
 # Run comparison: the bootstrap and verdict on synthetic samples, and the
 # compare command on real and injected-delay runs.
 check_PROGRAMS += t/compare_bootstrap
@@ -209,6 +233,13 @@ TESTS += t/sammon_kernels_host
 t_sammon_kernels_host_SOURCES = t/sammon_kernels_host.cc t/gpu_emu.h
 t_sammon_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sammon_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The stored form's kernels (fill, the benchmark's step, the embedding's
+# passes) on the CPU the same way.
+check_PROGRAMS += t/sammon_stored_host
+TESTS += t/sammon_stored_host
+t_sammon_stored_host_SOURCES = t/sammon_stored_host.cc t/gpu_emu.h
+t_sammon_stored_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sammon_stored_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 # The SBO training on the OpenCL device: its kernels against the CPU, and
 # whole trainings against sbo_train.
 if RB_HAVE_BLAS
