@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "datasets/image_patches.h"
 #include "harness/error.h"
 #include "harness/prog.h"
@@ -39,7 +40,8 @@ static const char usage[] =
     "  --cl-platform N, --cl-device N  opencl's device by index (default the\n"
     "                  first GPU, else the first device; see reprobench info)\n"
     "  --seed S        seed of the patch subset (default 1)\n"
-    "  --out DIR       where the files go, created if missing (default .)\n"
+    "  --out DIR       where the files go, created if missing and checked before\n"
+    "                  the training (default .)\n"
     "  --help          this text\n"
     "Progress (blocks, RMSE, elapsed seconds) goes to stderr.\n"
     "Exit status: 0 done, 1 failure, 2 bad input.\n";
@@ -248,6 +250,35 @@ out_release:
     return rc;
 }
 
+/* --out made if missing and shown writable by a file created and removed in
+ * it, before any work: a file of that name, a read-only or full file
+ * system are bad input found at once, not after the training.  *made: 1
+ * when the folder was created here. */
+static int out_ready(const char *dir, int *made)
+{
+    char probe[4200];
+    struct stat st;
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && errno != EEXIST)
+        return complain(2, "--out %s: %s", dir, strerror(errno));
+    if (stat(dir, &st) != 0)
+        return complain(2, "--out %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return complain(2, "--out %s: %s", dir, strerror(ENOTDIR));
+    if (snprintf(probe, sizeof probe, "%s/.sbo-learn-XXXXXX", dir) >= (int)sizeof probe)
+        return complain(2, "--out %s: path too long", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        int e = errno;
+        if (*made)
+            rmdir(dir);
+        return complain(2, "--out %s: %s", dir, strerror(e));
+    }
+    close(fd);
+    remove(probe);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static char paths[8][4096];
@@ -255,17 +286,19 @@ int main(int argc, char **argv)
     struct sbo_learn_run r = { 0 };
     char err[4400];
     long total = 0;
-    int rc = parse_options(argc, argv, &o);
+    int made = 0, rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (o.nimg == 0 && (rc = default_images(&o, paths)) != 0)
         return rc;
-    if (mkdir(o.out, 0777) != 0 && errno != EEXIST)
-        return complain(2, "--out %s: %s", o.out, strerror(errno));
+    if ((rc = out_ready(o.out, &made)) != 0)
+        return rc;
     rc = rb_image_patches(o.images, o.nimg, SBO_LEARN_SIDE, o.distinct, o.patches, o.seed,
                           "sbo-learn/patches", &r.Y, &r.m, &total, err, sizeof err);
-    if (rc)
-        return complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
+    if (rc) {
+        rc = complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
+        goto out_rmdir;
+    }
     sbo_opts_default(&r.opts);
     r.opts.s = o.s;
     r.opts.L = o.blocks;
@@ -281,6 +314,11 @@ int main(int argc, char **argv)
     r.cl_jacobi = o.cl_jacobi;
     r.cl_clblast = o.cl_clblast;
     rc = learn(&o, &r, total);
+out_rmdir:
+    /* A folder made for a run that failed goes again (rmdir leaves it if a
+     * file was written). */
+    if (rc && made)
+        rmdir(o.out);
     free(r.rows);
     free(r.assign);
     free(r.D);
