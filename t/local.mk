@@ -275,3 +275,7 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# sbo-learn --backend cuda and hip on the first device (skipped without the
+# backend or a device): t/sbo_learn_gpu.sh's checks, as the OpenCL one's.
+TESTS += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh
+EXTRA_DIST += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh t/sbo_learn_gpu.sh t/sbo_learn_lib.sh

@@ -27,8 +27,10 @@ struct sbo_learn_run {
     struct sbo_opts opts;
     int threads;                /* <= 0: the OpenMP default */
     int cl_platform, cl_device; /* opencl's device indices; -1: first GPU, else first */
-    int cl_jacobi;              /* opencl: the paper's Jacobi SVD instead of polar */
+    int cuda_device, hip_device;    /* cuda's and hip's device index; -1: the first */
+    int jacobi;                 /* GPU backends: the paper's Jacobi SVD instead of polar */
     int cl_clblast;             /* opencl: the GEMMs through CLBlast */
+    int cublas;                 /* cuda: the GEMMs through cuBLAS */
     /* output */
     double *D;                  /* L p^2: the learned blocks, in double */
     int nb;                     /* blocks learned */
@@ -68,6 +70,20 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r);
 int sbo_learn_cl_train(struct sbo_learn_run *r);
 int sbo_learn_cl_code(struct sbo_learn_run *r);
 void sbo_learn_cl_release(struct sbo_learn_run *r);
+
+/* The CUDA and HIP trainers (sbo_learn_gpu.inc, built with CUDA or HIP
+ * only): float, the training of the CUDA and HIP "train" variants on the
+ * device cuda_device or hip_device.  Their prepare returns RB_EINVAL (msg
+ * set) when there is no such device, or for a switch this build cannot
+ * honour. */
+int sbo_learn_cuda_prepare(struct sbo_learn_run *r);
+int sbo_learn_cuda_train(struct sbo_learn_run *r);
+int sbo_learn_cuda_code(struct sbo_learn_run *r);
+void sbo_learn_cuda_release(struct sbo_learn_run *r);
+int sbo_learn_hip_prepare(struct sbo_learn_run *r);
+int sbo_learn_hip_train(struct sbo_learn_run *r);
+int sbo_learn_hip_code(struct sbo_learn_run *r);
+void sbo_learn_hip_release(struct sbo_learn_run *r);
 
 /* The size of the atoms image of nb blocks. */
 void sbo_learn_atoms_size(int nb, int *width, int *height);

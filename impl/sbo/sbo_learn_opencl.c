@@ -38,8 +38,9 @@ static int fail(struct sbo_learn_run *r, int rc, const char *what)
     return rc;
 }
 
-/* The device, as the harness picks it; an index that names no device is
- * bad input (RB_EINVAL), a machine without OpenCL a failure. */
+/* The device, as the harness picks it.  No device there, or an index that
+ * names none, is bad input (RB_EINVAL), as a backend named without a device
+ * is for reprobench. */
 static int open_device(struct sbo_learn_run *r, struct cl_learn *st)
 {
     char why[256];
@@ -55,6 +56,10 @@ static int open_device(struct sbo_learn_run *r, struct cl_learn *st)
         snprintf(r->msg, sizeof r->msg, "--cl-%s %d: %s",
                  r->cl_device >= 0 ? "device" : "platform",
                  r->cl_device >= 0 ? r->cl_device : r->cl_platform, why);
+        return RB_EINVAL;
+    }
+    if (rc == RB_ENODEV) {
+        snprintf(r->msg, sizeof r->msg, "--backend opencl: %s", why);
         return RB_EINVAL;
     }
     if (rc)
@@ -86,7 +91,7 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r)
     int rc = open_device(r, st);
     if (rc)
         return rc;
-    st->c = (struct rb_case){ .v = r->cl_jacobi ? &learn_paper : &learn_polar,
+    st->c = (struct rb_case){ .v = r->jacobi ? &learn_paper : &learn_polar,
                               .ctx = &st->ctx, .prec = RB_PREC_F32, .seed = r->opts.seed };
     struct sbo_cl_train *t = &st->t;
     t->p = SBO_LEARN_P;
@@ -95,7 +100,7 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r)
     t->m = r->m;
     t->wg = LEARN_WG;
     t->clblast = r->cl_clblast;
-    t->polar = !r->cl_jacobi;
+    t->polar = !r->jacobi;
     st->Y = malloc(ny * sizeof *st->Y);
     float *D0 = calloc(nd, sizeof *D0);     /* each block is written before it is read */
     if (!st->Y || !D0) {
