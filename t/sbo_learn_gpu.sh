@@ -38,6 +38,8 @@ fi
 "$bin" $small --out omp 2>/dev/null || { echo "1..1"; echo "not ok 1 - omp run"; exit 0; }
 # shellcheck disable=SC2086
 "$bin" $small --backend $backend --svd jacobi --out jac 2>/dev/null; jst=$?
+# shellcheck disable=SC2086
+"$bin" $small --backend $backend --profile --out prof 2>/dev/null; pst=$?
 blas=0
 if [ "$backend" = cuda ]; then
     # shellcheck disable=SC2086
@@ -45,7 +47,7 @@ if [ "$backend" = cuda ]; then
     grep -q 'no cuBLAS' blas.log || blas=1
 fi
 
-tap_plan $((24 + 10 * blas))
+tap_plan $((26 + 10 * blas))
 tap_diag "seed $seed: 2000 random sliding patches of camera.pgm, 3 blocks"
 tap_ok $st "sbo-learn --backend $backend runs"
 [ "$(grep -c '^blocks ' log)" -eq 3 ] && grep -q '^final rmse ' log
@@ -57,6 +59,8 @@ s=dev/summary.txt
 tap_ok $? "summary: ${backend}_device 0, cublas 0, block, setup_seconds"
 tap_ok $jst "--svd jacobi runs"
 check_run jac jacobi
+tap_ok $pst "--profile runs"
+check_profile prof
 if [ $blas -eq 1 ]; then
     tap_ok $bst "--cublas runs"
     check_run blas polar

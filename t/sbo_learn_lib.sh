@@ -22,6 +22,15 @@ expect_error() {
     fi
 }
 
+# check_profile DIR: a --profile run's summary has the profile (1 check).
+check_profile() {
+    s=$1/summary.txt
+    awk -F '\t' '$1 ~ /^ms_sbo_/ && $2 >= 0 { k++ } $1 == "ms_gaps" && $2 >= 0 { g = 1 }
+        $1 == "ms_wall" && $2 > 0 { w = 1 } END { exit !(k >= 5 && g && w) }' $s
+    tap_ok $? "--profile: ms_<kernel> of $(grep -c '^ms_sbo_' $s) kernels, ms_gaps, ms_wall \
+in summary.txt"
+}
+
 # check_run DIR SVD: the checks of one device run (8 of them).
 check_run() {
     d=$1
@@ -45,8 +54,11 @@ check_run() {
         && [ "$(field $s precision)" = f32 ] && [ -n "$(field $s device)" ]
     tap_ok $? "$2: summary: backend, blocks, patches, svd, f32, device '$(field $s device)'"
     field $s train_includes | grep -q '^upload of the patches' \
-        && awk -v b="$(field $s build_seconds)" 'BEGIN { exit !(b != "" && b >= 0) }'
-    tap_ok $? "$2: summary says train_seconds includes the upload, gives build_seconds"
+        && awk -v b="$(field $s build_seconds)" -v d="$(field $s ms_device)" \
+            -v n="$(field $s launches)" -v h="$(field $s host_syncs)" \
+            'BEGIN { exit !(b != "" && b >= 0 && d > 0 && n > 0 && h > 0) }'
+    tap_ok $? "$2: summary says train_seconds includes the upload, gives build_seconds, \
+ms_device, launches and host_syncs"
     awk -v a="$(field $s final_rmse)" -v b="$(field $s code_rmse)" \
         -v l="$(tail -n 1 $d/rmse.tsv | cut -f 3)" \
         -v t="$(field $s train_seconds)" -v c="$(field $s code_seconds)" \

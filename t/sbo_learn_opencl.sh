@@ -24,7 +24,7 @@ small="--image $camera --patches 2000 --blocks 3 --seed $seed"
 grep -q 'built without OpenCL' log && tap_skip_all "sbo-learn built without OpenCL"
 grep -q 'no OpenCL platform\|no OpenCL device' log && tap_skip_all "$(tail -n 1 log)"
 
-tap_plan 23
+tap_plan 26
 tap_diag "seed $seed: 2000 random sliding patches of camera.pgm, 3 blocks"
 tap_ok $st "sbo-learn --backend opencl runs"
 [ "$(grep -c '^blocks ' log)" -eq 3 ] && grep -q '^final rmse ' log
@@ -34,8 +34,13 @@ check_run cl polar
 "$bin" $small --backend opencl --svd jacobi --out jac 2>/dev/null
 tap_ok $? "--svd jacobi runs"
 check_run jac jacobi
+# shellcheck disable=SC2086
+"$bin" $small --backend opencl --profile --out prof 2>/dev/null
+tap_ok $? "--profile runs"
+check_profile prof
 
 expect_error "--cl-device past the last device" $small --backend opencl --cl-device 63
 expect_error "--svd other than polar or jacobi" $small --backend opencl --svd qr
 expect_error "--svd without a device backend" $small --svd jacobi
 expect_error "--cl-platform with another backend" $small --cl-platform 0
+expect_error "--profile with another backend" $small --profile

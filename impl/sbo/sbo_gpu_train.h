@@ -61,18 +61,23 @@ int sbo_cuda_train_gemm_host(struct rb_case *c, int p, int nb, int n, int ny,
  * sbo_gpu_train_direct.inc).  open: a device side on c's device (selected
  * here from c->ctx->cuda_device; c->device names it) for m signals of p,
  * sparsity s and up to L blocks, `block` threads a block, Newton-Schulz
- * (polar 1) or the Jacobi SVD, the GEMMs through cuBLAS when cublas; Y
- * (p x m) uploaded, then a short warm-up training on it so that every
- * kernel the training runs is loaded before fit is timed.  c->transfer_ms
+ * (polar 1) or the Jacobi SVD, the GEMMs through cuBLAS when cublas, a
+ * pair of events around each launch when prof; Y (p x m) uploaded, then a
+ * short warm-up training on it so that every kernel the training runs is
+ * loaded before fit is timed.  c->transfer_ms
  * gets the allocations and the upload, c->build_ms the warm-up.  *out the
  * state, NULL on failure; 0 or RB_E* with the message in c (RB_ENODEV: no
  * such device; RB_ESKIP: what the kernels or the build cannot do). */
 struct sbo_cuda_train_dev;
 int sbo_cuda_train_open(struct rb_case *c, int p, int s, int L, int m, int block, int polar,
-                        int cublas, const float *Y, struct sbo_cuda_train_dev **out);
+                        int cublas, int prof, const float *Y,
+                        struct sbo_cuda_train_dev **out);
 /* Y uploaded again, sbo_train's loop with o (o->s as opened, o->L up to
  * the L opened; o->trace after each pass), then the *nb blocks read back
- * into D (nb p^2 floats) and the assignment into best (m ints).  0 or RB_E*. */
+ * into D (nb p^2 floats) and the assignment into best (m ints).  c's
+ * metrics get the loop's: ms_device (its device span, events), launches
+ * and host_syncs, and with prof the variants' profile (ms_<kernel>, ms_gaps,
+ * ms_wall).  0 or RB_E*. */
 int sbo_cuda_train_fit(struct rb_case *c, struct sbo_cuda_train_dev *t, const float *Y,
                        const struct sbo_opts *o, int *nb, double *rmse, float *D, int *best);
 /* One representation pass of every signal with the first nb blocks, *rmse
@@ -104,7 +109,7 @@ int sbo_hip_train_gemm_host(struct rb_case *c, int p, int nb, int n, int ny, con
                             double *M);
 struct sbo_hip_train_dev;
 int sbo_hip_train_open(struct rb_case *c, int p, int s, int L, int m, int block, int polar,
-                       int cublas, const float *Y, struct sbo_hip_train_dev **out);
+                       int cublas, int prof, const float *Y, struct sbo_hip_train_dev **out);
 int sbo_hip_train_fit(struct rb_case *c, struct sbo_hip_train_dev *t, const float *Y,
                       const struct sbo_opts *o, int *nb, double *rmse, float *D, int *best);
 int sbo_hip_train_code(struct rb_case *c, struct sbo_hip_train_dev *t, int nb, double *rmse);

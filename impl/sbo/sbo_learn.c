@@ -43,6 +43,8 @@ static const char usage[] =
     "  --cublas        cuda's GEMMs through cuBLAS (where built with it)\n"
     "  --cuda-device N, --hip-device N  cuda's or hip's device by index\n"
     "                  (default 0; see reprobench info)\n"
+    "  --profile       the device's time of each kernel in summary.txt (the events\n"
+    "                  around each launch add to train_seconds)\n"
     "  --seed S        seed of the patch subset (default 1)\n"
     "  --out DIR       where the files go, created if missing and checked before\n"
     "                  the training (default .)\n"
@@ -53,7 +55,7 @@ static const char usage[] =
 struct options {
     const char *images[MAX_IMAGES], *out;
     int nimg, distinct, blocks, s, rounds, iters, worst, threads;
-    int cl_platform, cl_device, cuda_device, hip_device, jacobi, cl_clblast, cublas;
+    int cl_platform, cl_device, cuda_device, hip_device, jacobi, cl_clblast, cublas, profile;
     /* The first option given that only the device trainers, opencl, cuda or
      * hip read; checked against --backend once every option is parsed. */
     const char *gpu_opt, *cl_opt, *cuda_opt, *hip_opt;
@@ -178,6 +180,9 @@ static int parse_options(int argc, char **argv, struct options *o)
         } else if (strcmp(opt, "--cublas") == 0) {
             o->cublas = 1;
             o->cuda_opt = o->cuda_opt ? o->cuda_opt : opt;
+        } else if (strcmp(opt, "--profile") == 0) {
+            o->profile = 1;
+            o->gpu_opt = o->gpu_opt ? o->gpu_opt : opt;
         } else if (!known) {
             rc = complain(2, "unknown option '%s' (see --help)", opt);
         } else if (a + 1 >= argc) {
@@ -247,8 +252,9 @@ static int summary_head(const struct options *o, const struct sbo_learn_run *r, 
 static int learn(const struct options *o, struct sbo_learn_run *r, long total)
 {
     const struct sbo_learner *l = o->learner;
-    char head[16384], err[4400];
-    int rc = summary_head(o, r, total, head, sizeof head);
+    /* The options' lines, then room for the trainer's whole note. */
+    char head[16384 + sizeof r->note], err[4400];
+    int rc = summary_head(o, r, total, head, sizeof head - sizeof r->note);
     if (rc)
         return rc;
     r->D = malloc((size_t)o->blocks * SBO_LEARN_P * SBO_LEARN_P * sizeof *r->D);
@@ -257,11 +263,6 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
         return complain(1, "out of memory for %d blocks and %d patches", o->blocks, r->m);
     if ((rc = l->prepare(r)) != 0)
         goto out_release;
-    size_t used = strlen(head);
-    if (snprintf(head + used, sizeof head - used, "%s", r->note) >= (int)(sizeof head - used)) {
-        rc = complain(2, "too many or too long --image paths");
-        goto out_release;
-    }
     /* After prepare, so that a bad device is the only line printed. */
     fprintf(stderr, "%d patches of %d image%s, %s, up to %d blocks, s %d\n", r->m, o->nimg,
             o->nimg > 1 ? "s" : "", l->name, o->blocks, o->s);
@@ -276,6 +277,7 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
         goto out_release;
     fprintf(stderr, "final rmse %.4f with %d blocks; training %.2f s, coding %.3f s\n",
             r->rmse, r->nb, r->train_s, r->code_s);
+    strcat(head, r->note);              /* prepare's and train's lines: room is kept */
     if (sbo_learn_write(o->out, r, head, err, sizeof err) != 0)
         rc = complain(1, "%s", err);
 out_release:
@@ -337,6 +339,7 @@ static void run_options(const struct options *o, struct sbo_learn_run *r)
     r->jacobi = o->jacobi;
     r->cl_clblast = o->cl_clblast;
     r->cublas = o->cublas;
+    r->profile = o->profile;
 }
 
 int main(int argc, char **argv)
