@@ -339,3 +339,7 @@ t_nvml_observer_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DRB_FAKE_NVML_PATH='"$(abs_top_builddir)/t/libfake_nvml.so"'
 TESTS += t/nvml_observer t/cpu_power t/cli_energy.sh
 EXTRA_DIST += t/cli_energy.sh
+# sbo-learn --backend cuda and hip on the first device (skipped without the
+# backend or a device): t/sbo_learn_gpu.sh's checks, as the OpenCL one's.
+TESTS += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh
+EXTRA_DIST += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh t/sbo_learn_gpu.sh t/sbo_learn_lib.sh
