@@ -59,8 +59,8 @@ static void write_records(const uint8_t *data, size_t size)
         abort();
 }
 
-/* What the loader accepted holds schema-1 objects with a key, each of which
- * rb_record_key gives back; the TSV writer takes any of them. */
+/* What the loader accepted holds objects of a schema it reads, with a key,
+ * each of which rb_record_key gives back; the TSV writer takes any of them. */
 static void check_loaded(const json_t *records)
 {
     char key[1024], tiny[4], *text = NULL;
@@ -73,7 +73,8 @@ static void check_loaded(const json_t *records)
     json_array_foreach(records, i, rec) {
         const char *k = json_string_value(json_object_get(rec, "key"));
         if (!json_is_object(rec) || !k
-            || json_integer_value(json_object_get(rec, "schema")) != RB_RECORD_SCHEMA)
+            || json_integer_value(json_object_get(rec, "schema")) < RB_RECORD_SCHEMA_MIN
+            || json_integer_value(json_object_get(rec, "schema")) > RB_RECORD_SCHEMA)
             abort();
         if (rb_record_key(rec, key, sizeof key) == 0 ? strcmp(key, k) != 0
                                                      : strlen(k) < sizeof key)

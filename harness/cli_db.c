@@ -2,29 +2,68 @@
 /* reprobench db import|info: load run directories into the results store,
  * and show what it holds; and the import at the end of a run. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/cli.h"
+#include "harness/cli_opts.h"
 #include "harness/db.h"
 #include "harness/error.h"
 #include "harness/results.h"
 
-static const char usage[] =
-    "usage: reprobench db import [--db FILE] [--quiet] RUN_DIR...\n"
-    "       reprobench db info [--db FILE]\n"
+#define SYNOPSIS \
+    "usage: reprobench db import [--db FILE] [--quiet] RUN_DIR...\n" \
+    "       reprobench db info [--db FILE]\n" \
+    "\n" \
+    "import  load each run directory (meta.json, hardware.json, records.jsonl) into\n" \
+    "        the store, one transaction a run: importing a run again adds only the\n" \
+    "        records it gained since, so it is safe to repeat; a run whose records\n" \
+    "        are malformed, cut short or hold a case twice is refused whole, and so\n" \
+    "        is a run that another process is writing\n" \
+    "info    the store's schema, its machines (one per distinct hardware) and runs\n" \
     "\n"
-    "import  load each run directory (meta.json, hardware.json, records.jsonl) into\n"
-    "        the store, one transaction a run: importing a run again adds only the\n"
-    "        records it gained since, so it is safe to repeat; a run whose records\n"
-    "        are malformed or cut short is refused whole\n"
-    "info    the store's schema, its machines (one per distinct hardware) and runs\n"
-    "\n"
-    "  --db FILE   the store (default " RB_DB_DEFAULT "; created by import)\n"
-    "  --quiet     import prints nothing but errors\n"
-    "\n"
-    "'reprobench run' imports its run at the end (--no-db skips it).  Exit status: 0,\n"
-    "1 when the store cannot be written (locked, a full disk), 2 for bad input (not a\n"
-    "run directory, a malformed record, a file that is not a store or is corrupt).\n";
+
+enum { DB_OPT_DB, DB_OPT_QUIET };
+
+static const struct rb_opt db_table[] = {
+    { RB_OPT_STRING, "--db", "FILE", .id = DB_OPT_DB,
+      .help = "the store (default " RB_DB_DEFAULT "; created by import)" },
+    { RB_OPT_FLAG, "--quiet", .id = DB_OPT_QUIET, .help = "import prints nothing but errors" },
+    { RB_OPT_TEXT,
+      .help = "\n'reprobench run' imports its run at the end (--no-db skips it).  Exit status: 0,\n"
+              "1 when the store cannot be written (locked, a full disk), 2 for bad input (not a\n"
+              "run directory, a malformed record, a run in use, a file that is not a store or\n"
+              "is corrupt)." },
+    { RB_OPT_END }
+};
+
+struct db_opts {
+    const char *path;
+    int quiet, info;
+    char **dirs;                /* the run directories, in argv's order */
+    int ndirs;
+};
+
+static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_value *v)
+{
+    struct db_opts *o = self;
+
+    if (opt->id == DB_OPT_DB)
+        o->path = v->str;
+    else
+        o->quiet = 1;
+    return 0;
+}
+
+static int positional(void *self, const char *arg)
+{
+    struct db_opts *o = self;
+
+    if (o->info)
+        return rb_cli_usage_error("db info: unexpected argument '%s'", arg);
+    o->dirs[o->ndirs++] = (char *)arg;
+    return 0;
+}
 
 /* The exit status of a store error: 2 for bad input, else 1. */
 static int exit_of(int status)
@@ -45,7 +84,7 @@ static int import(const char *path, char **dirs, int ndirs, int quiet)
     for (int i = 0; i < ndirs; i++) {
         struct rb_db_import_stats st;
 
-        if ((status = rb_db_import(db, dirs[i], &st, err, sizeof err))) {
+        if ((status = rb_db_import(db, dirs[i], 0, &st, err, sizeof err))) {
             fprintf(stderr, "reprobench: %s; not imported\n", err);
             if (rc != 2)
                 rc = exit_of(status);
@@ -108,56 +147,49 @@ static int info(const char *path)
 
 int rb_cli_db(int argc, char **argv)
 {
-    const char *path = RB_DB_DEFAULT, *sub;
-    int quiet = 0, first = 0;
+    struct rb_cli cli = { .command = "db", .synopsis = SYNOPSIS, .opts = db_table,
+                          .set = set_option, .positional = positional };
+    struct db_opts o = { .path = RB_DB_DEFAULT };
+    const char *sub;
+    int rc;
 
     if (argc < 2)
         return rb_cli_usage_error("db: give a command: import or info (see 'reprobench db "
                                   "--help')");
     sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-        fputs(usage, stdout);
+        rb_cli_help(&cli, stdout);
         return 0;
     }
-    if (strcmp(sub, "import") != 0 && strcmp(sub, "info") != 0)
+    if (strcmp(sub, "import") == 0)
+        cli.command = "db import";
+    else if (strcmp(sub, "info") == 0)
+        cli.command = "db info";
+    else
         return rb_cli_usage_error("db: unknown command '%s' (import, info)", sub);
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--db") == 0 || strncmp(a, "--db=", 5) == 0) {
-            if (a[4] == '=')
-                path = a + 5;
-            else if (++i < argc)
-                path = argv[i];
-            else
-                return rb_cli_usage_error("db: --db needs a file name");
-            if (!*path)
-                return rb_cli_usage_error("db: --db needs a file name");
-        } else if (a[0] == '-') {
-            return rb_cli_usage_error("db %s: unknown option '%s'", sub, a);
-        } else if (strcmp(sub, "info") == 0) {
-            return rb_cli_usage_error("db info: unexpected argument '%s'", a);
-        } else {
-            /* Run directories gather at the end of argv, in order. */
-            argv[first++ + 2] = argv[i];
-        }
+    o.info = strcmp(sub, "info") == 0;
+    /* The run directories are among argv's; they stay there. */
+    if (!(o.dirs = calloc((size_t)argc, sizeof *o.dirs))) {
+        fprintf(stderr, "reprobench: db: out of memory\n");
+        return 1;
     }
+    if ((rc = rb_cli_parse(&cli, argc - 1, argv + 1, &o, NULL)))
+        goto out_free_dirs;
     if (!rb_db_built()) {
         char err[256];
         struct rb_db *db;
-        rb_db_open(path, RB_DB_READ, &db, err, sizeof err);
-        return rb_cli_usage_error("db: %s", err);
+        rb_db_open(o.path, RB_DB_READ, &db, err, sizeof err);
+        rc = rb_cli_usage_error("db: %s", err);
+    } else if (o.info) {
+        rc = info(o.path);
+    } else if (o.ndirs == 0) {
+        rc = rb_cli_usage_error("db import: give one or more run directories");
+    } else {
+        rc = import(o.path, o.dirs, o.ndirs, o.quiet);
     }
-    if (strcmp(sub, "info") == 0)
-        return info(path);
-    if (first == 0)
-        return rb_cli_usage_error("db import: give one or more run directories");
-    return import(path, argv + 2, first, quiet);
+out_free_dirs:
+    free(o.dirs);
+    return rc < 0 ? 0 : rc;
 }
 
 void rb_db_import_after_run(const char *store, const char *run_dir, int quiet)
@@ -178,7 +210,7 @@ void rb_db_import_after_run(const char *store, const char *run_dir, int quiet)
         store = path;
     }
     if ((status = rb_db_open(store, RB_DB_WRITE, &db, err, sizeof err)) == 0) {
-        status = rb_db_import(db, run_dir, &st, err, sizeof err);
+        status = rb_db_import(db, run_dir, RB_DB_IMPORT_LOCK_HELD, &st, err, sizeof err);
         rb_db_close(db);
     }
     if (status)

@@ -6,43 +6,64 @@
 #include <string.h>
 
 #include "harness/cli.h"
+#include "harness/cli_opts.h"
 #include "harness/db.h"
 #include "harness/error.h"
 #include "harness/history.h"
 #include "harness/plot.h"
+#include "harness/registry.h"
 #include "harness/results.h"
 
 #define HISTORY_PANELS 12
 
-static const char usage[] =
-    "usage: reprobench history [options]\n"
-    "\n"
-    "For each selected series (a case: paper, algorithm, variant, backend, precision,\n"
-    "sizes and tunables), one row per run of the store that has it, oldest first:\n"
-    "the run's start, name, git describe and machine, and its median, p10 and p90\n"
-    "time and spread ((p90 - p10) / median).  The figure draws each series in a\n"
-    "panel: the median of each machine against time, in its p10-p90 band.\n"
-    "\n"
-    "Select (as for run; each takes a list):\n"
-    "  --paper P --algo A --variant V --backend B --prec P --status S\n"
-    "  --NAME LIST        an axis, e.g. --n 256,512 or --block 64:1024:pow2\n"
-    "  --machine M        a machine's number or fingerprint (db info lists them), its\n"
-    "                     name, or a host that ran on it\n"
-    "  --since T --until T  runs started from / before T: YYYY-MM-DD[THH:MM[:SS]] (UTC)\n"
-    "                     or an age: 12h, 3d, 2w\n"
-    "  --where QUERY      more terms, as compare --a takes them (git=..., run=...)\n"
-    "  --best             one series per size: each run's fastest tunable setting\n"
-    "Output:\n"
-    "  --db FILE          the store (default " RB_DB_DEFAULT ")\n"
-    "  --format F         text (default) or tsv\n"
-    "  --plot FILE        the figure (a .png; its table beside it as .tsv); by default\n"
-    "                     history.png beside the store when gnuplot is installed;\n"
-    "                     at most 12 series are drawn\n"
-    "  --no-plot          draw nothing\n"
-    "  --quiet            no notes on stderr\n"
-    "\n"
-    "Exit status: 0, 1 when the store cannot be read, 2 for bad input (an unknown\n"
-    "option or field, no store, nothing selected).\n";
+enum {
+    HIST_PAPER, HIST_ALGO, HIST_VARIANT, HIST_BACKEND, HIST_PREC, HIST_STATUS, HIST_MACHINE,
+    HIST_SINCE, HIST_UNTIL, HIST_WHERE, HIST_BEST, HIST_DB, HIST_FORMAT, HIST_PLOT,
+    HIST_NO_PLOT, HIST_QUIET
+};
+
+/* The store's field of each selection option, by id. */
+static const char *const fields[] = { "paper", "algo", "variant", "backend", "prec",
+                                      "status", "machine", "since", "until" };
+
+static const struct rb_opt history_table[] = {
+    { RB_OPT_HEADING, .help = "Select (as for run; each takes a list):" },
+    { RB_OPT_LIST, "--paper", "P", .id = HIST_PAPER, .help = "givens, sammon, sbo" },
+    { RB_OPT_LIST, "--algo", "A", .id = HIST_ALGO, .help = "e.g. forward, backward" },
+    { RB_OPT_LIST, "--variant", "V", .id = HIST_VARIANT, .help = "e.g. paper, fused" },
+    { RB_OPT_LIST, "--backend", "B", .id = HIST_BACKEND,
+      .help = "serial, omp, opencl, cuda, hip" },
+    { RB_OPT_LIST, "--prec", "P", .id = HIST_PREC, .help = "f32, f64" },
+    { RB_OPT_LIST, "--status", "S", .id = HIST_STATUS, .help = "ok, failed, skipped" },
+    { RB_OPT_TEXT, .help = "  --NAME LIST        an axis, e.g. --n 256,512 or --block 64:1024:pow2" },
+    { RB_OPT_STRING, "--machine", "M", .id = HIST_MACHINE,
+      .help = "a machine's number or fingerprint (db info lists them), its\n"
+              "name, or a host that ran on it" },
+    { RB_OPT_STRING, "--since", "T", .id = HIST_SINCE,
+      .help = "runs started from T: YYYY-MM-DD[THH:MM[:SS]] (UTC) or an\n"
+              "age: 12h, 3d, 2w" },
+    { RB_OPT_STRING, "--until", "T", .id = HIST_UNTIL, .help = "runs started before T" },
+    { RB_OPT_STRING, "--where", "QUERY", .id = HIST_WHERE,
+      .help = "more terms, as compare --a takes them (git=..., run=...)" },
+    { RB_OPT_FLAG, "--best", .id = HIST_BEST,
+      .help = "one series per size: each run's fastest tunable setting" },
+    { RB_OPT_HEADING, .help = "Output:" },
+    { RB_OPT_STRING, "--db", "FILE", .id = HIST_DB,
+      .help = "the store (default " RB_DB_DEFAULT ")" },
+    { RB_OPT_CHOICE, "--format", "F", .choices = "text,tsv", .id = HIST_FORMAT,
+      .help = "text (default) or tsv" },
+    { RB_OPT_STRING, "--plot", "FILE", .id = HIST_PLOT,
+      .help = "the figure (a .png; its table beside it as .tsv); by default\n"
+              "history.png beside the store when gnuplot is installed;\n"
+              "at most 12 series are drawn" },
+    { RB_OPT_FLAG, "--no-plot", .id = HIST_NO_PLOT, .help = "draw nothing" },
+    { RB_OPT_FLAG, "--quiet", .id = HIST_QUIET, .help = "no notes on stderr" },
+    { RB_OPT_TEXT,
+      .help = "\nEach option is given at most once (a list is one value: --n 64,128).\n"
+              "Exit status: 0, 1 when the store cannot be read, 2 for bad input (an unknown\n"
+              "option or field, no store, nothing selected)." },
+    { RB_OPT_END }
+};
 
 struct history_opts {
     const char *db, *plot;
@@ -50,69 +71,67 @@ struct history_opts {
     int tsv, no_plot, quiet, best;
 };
 
-static int parse_option(struct history_opts *o, const char *opt, const char *val)
+static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_value *v)
 {
-    static const char *const fields[] = { "paper", "algo", "variant", "backend", "prec",
-                                          "status", "machine", "since", "until" };
+    struct history_opts *o = self;
     char err[512];
 
-    if (strcmp(opt, "--db") == 0 || strcmp(opt, "--plot") == 0) {
-        if (!*val)
-            return rb_cli_usage_error("history: %s needs a file name", opt);
-        *(opt[2] == 'd' ? &o->db : &o->plot) = val;
-        return 0;
-    }
-    if (strcmp(opt, "--format") == 0) {
-        if (strcmp(val, "text") != 0 && strcmp(val, "tsv") != 0)
-            return rb_cli_usage_error("history: unknown format '%s' (text, tsv)", val);
-        o->tsv = strcmp(val, "tsv") == 0;
-        return 0;
-    }
-    if (strcmp(opt, "--where") == 0)
-        return rb_db_query_parse(val, &o->q, err, sizeof err)
+    switch (opt->id) {
+    case HIST_WHERE:
+        return rb_db_query_parse(v->str, &o->q, err, sizeof err)
                ? rb_cli_usage_error("history: %s", err) : 0;
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (strcmp(opt + 2, fields[i]) == 0)
-            return rb_db_query_add(&o->q, fields[i], RB_DBQ_EQ, val, err, sizeof err)
-                   ? rb_cli_usage_error("history: --%s", err) : 0;
-    /* Any other --NAME must be an axis. */
-    if (rb_db_query_add(&o->q, opt + 2, RB_DBQ_EQ, val, err, sizeof err)) {
-        if (strncmp(err, "unknown field", 13) == 0)
-            return rb_cli_usage_error("history: unknown option '%s' (see 'reprobench history "
-                                      "--help')", opt);
-        return rb_cli_usage_error("history: --%s", err);
+    case HIST_BEST: o->best = 1; return 0;
+    case HIST_DB: o->db = v->str; return 0;
+    case HIST_FORMAT: o->tsv = v->i == 1; return 0;
+    case HIST_PLOT: o->plot = v->str; return 0;
+    case HIST_NO_PLOT: o->no_plot = 1; return 0;
+    case HIST_QUIET: o->quiet = 1; return 0;
+    default:
+        return rb_db_query_add(&o->q, fields[opt->id], RB_DBQ_EQ, v->str, err, sizeof err)
+               ? rb_cli_usage_error("history: --%s", err) : 0;
     }
-    return 0;
 }
+
+/* Any other --NAME is an axis of some variant. */
+static int is_axis(void *self, const char *name)
+{
+    (void)self;
+    return rb_registry_axis(name) != NULL;
+}
+
+static int set_axis(void *self, const char *name, const char *val)
+{
+    struct history_opts *o = self;
+    char err[512];
+
+    return rb_db_query_add(&o->q, name, RB_DBQ_EQ, val, err, sizeof err)
+           ? rb_cli_usage_error("history: --%s", err) : 0;
+}
+
+static const struct rb_cli history_cli = {
+    .command = "history",
+    .synopsis =
+    "usage: reprobench history [options]\n"
+    "\n"
+    "For each selected series (a case: paper, algorithm, variant, backend, precision,\n"
+    "sizes and tunables), one row per run of the store that has it, oldest first:\n"
+    "the run's start, name, git describe and machine, and its median, p10 and p90\n"
+    "time and spread ((p90 - p10) / median).  The figure draws each series in a\n"
+    "panel: the median of each machine against time, in its p10-p90 band.\n"
+    "\n",
+    .opts = history_table,
+    .set = set_option,
+    .is_extra = is_axis,
+    .set_extra = set_axis,
+};
 
 /* 0, -1 after --help, 2 on bad input. */
 static int parse_args(int argc, char **argv, struct history_opts *o)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val;
-        char name[64];
+    int rc = rb_cli_parse(&history_cli, argc, argv, o, NULL);
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return -1;
-        }
-        if (strcmp(a, "--no-plot") == 0) { o->no_plot = 1; continue; }
-        if (strcmp(a, "--quiet") == 0) { o->quiet = 1; continue; }
-        if (strcmp(a, "--best") == 0) { o->best = 1; continue; }
-        if (strncmp(a, "--", 2) != 0 || !a[2])
-            return rb_cli_usage_error("history: unexpected argument '%s'", a);
-        if ((val = strchr(a, '='))) {
-            snprintf(name, sizeof name, "%.*s", (int)(val - a), a);
-            val++;
-        } else {
-            snprintf(name, sizeof name, "%s", a);
-            if (i + 1 >= argc)
-                return rb_cli_usage_error("history: option '%s' needs a value", a);
-            val = argv[++i];
-        }
-        if (parse_option(o, name, val))
-            return 2;
-    }
+    if (rc)
+        return rc;
     if (o->plot && o->no_plot)
         return rb_cli_usage_error("history: --plot and --no-plot exclude each other");
     return 0;

@@ -3,29 +3,44 @@
 #include <stdio.h>
 #include <string.h>
 #include "harness/cli.h"
+#include "harness/cli_opts.h"
+#include "harness/env.h"
 #include "harness/ctx.h"
 #include "harness/hw.h"
 
-static const char usage[] =
-    "usage: reprobench info [--json]\n"
-    "\n"
-    "The hwloc topology summary (CPU model, packages, cores, PUs, caches, NUMA\n"
-    "nodes, memory) and every OpenCL, CUDA and HIP device found, or why none.\n"
-    "--json prints the same summary as hardware.json in a run directory.\n";
+static const struct rb_opt info_table[] = {
+    { RB_OPT_FLAG, "--json", .help = "the same summary as hardware.json in a run directory" },
+    { RB_OPT_END }
+};
+
+static int set_json(void *self, const struct rb_opt *o, const struct rb_opt_value *v)
+{
+    (void)o;
+    (void)v;
+    *(int *)self = 1;
+    return 0;
+}
+
+static const struct rb_cli info_cli = {
+    .command = "info",
+    .synopsis = "usage: reprobench info [--json]\n"
+                "\n"
+                "The hwloc topology summary (CPU model, packages, cores, PUs, caches, NUMA\n"
+                "nodes, memory as hwloc counts it and as the system reports it) and every\n"
+                "OpenCL, CUDA and HIP device found, or why none.\n\n",
+    .opts = info_table,
+    .set = set_json,
+};
 
 int rb_cli_info(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else {
-            return rb_cli_usage_error("info: unknown option '%s'", argv[i]);
-        }
-    }
+    int json = 0, rc;
+    char env[256];
+
+    if ((rc = rb_cli_parse(&info_cli, argc, argv, &json, NULL)))
+        return rc < 0 ? 0 : rc;
+    if (rb_env_check(env, sizeof env))
+        return rb_cli_usage_error("%s", env);
     struct rb_ctx ctx;
     char err[256];
     rb_ctx_init(&ctx);

@@ -5,14 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "harness/cli.h"
+#include "harness/cli_opts.h"
+#include "harness/env.h"
 #include "harness/ctx.h"
 #include "harness/registry.h"
-
-static const char usage[] =
-    "usage: reprobench list [--paper P] [--backend B]\n"
-    "\n"
-    "One line per variant: paper, algorithm, variant, backend, precisions, size and\n"
-    "tunable axes, and 'yes' or 'no: <reason>' for whether it can run here.\n";
 
 int rb_cli_usage_error(const char *fmt, ...)
 {
@@ -35,26 +31,58 @@ static void axes_text(const struct rb_axis *a, char *buf, size_t len)
         snprintf(buf, len, "-");
 }
 
+enum { LIST_PAPER, LIST_BACKEND };
+
+struct list_opts {
+    const char *paper;
+    int backend;                /* -1: all */
+};
+
+static const struct rb_opt list_table[] = {
+    { RB_OPT_STRING, "--paper", "P", .id = LIST_PAPER, .help = "only this paper's variants" },
+    { RB_OPT_STRING, "--backend", "B", .id = LIST_BACKEND,
+      .help = "only this backend's (serial, omp, opencl, cuda, hip)" },
+    { RB_OPT_END }
+};
+
+static int set_option(void *self, const struct rb_opt *o, const struct rb_opt_value *v)
+{
+    struct list_opts *l = self;
+    enum rb_backend b;
+
+    if (o->id == LIST_PAPER) {
+        l->paper = v->str;
+        return 0;
+    }
+    if (rb_backend_parse(v->str, &b))
+        return rb_cli_usage_error("unknown backend '%s' (serial, omp, opencl, cuda, hip)",
+                                  v->str);
+    l->backend = (int)b;
+    return 0;
+}
+
+static const struct rb_cli list_cli = {
+    .command = "list",
+    .synopsis = "usage: reprobench list [--paper P] [--backend B]\n"
+                "\n"
+                "One line per variant: paper, algorithm, variant, backend, precisions, size and\n"
+                "tunable axes, and 'yes' or 'no: <reason>' for whether it can run here.\n\n",
+    .opts = list_table,
+    .set = set_option,
+};
+
 int rb_cli_list(int argc, char **argv)
 {
-    const char *paper = NULL;
-    int backend = -1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--paper") == 0 && i + 1 < argc) {
-            paper = argv[++i];
-        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
-            enum rb_backend b;
-            if (rb_backend_parse(argv[++i], &b))
-                return rb_cli_usage_error("unknown backend '%s' (serial, omp, opencl, cuda, hip)",
-                                          argv[i]);
-            backend = (int)b;
-        } else {
-            return rb_cli_usage_error("list: unknown or incomplete option '%s'", argv[i]);
-        }
-    }
+    struct list_opts o = { .backend = -1 };
+    char err[256];
+    int rc;
+
+    if ((rc = rb_cli_parse(&list_cli, argc, argv, &o, NULL)))
+        return rc < 0 ? 0 : rc;
+    if (rb_env_check(err, sizeof err))
+        return rb_cli_usage_error("%s", err);
+    const char *paper = o.paper;
+    int backend = o.backend;
     struct rb_ctx ctx;
     rb_ctx_init(&ctx);
     /* Columns as wide as their longest entry, so the table stays aligned. */

@@ -1,72 +1,47 @@
 /* SPDX-License-Identifier: MIT */
-/* reprobench run: parse the sweep's options, plan it, and hand each case to
- * rb_case_execute; the run directory is written as it goes. */
+/* reprobench run: parse the sweep's options (harness/run_opts.c), plan it
+ * from them or, with --resume, from the run's stored plan, and hand each
+ * case to rb_case_execute; the run directory is locked and written as it
+ * goes, and at the end imported into the results store (harness/db.h). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 #include "harness/ceiling.h"
 #include "harness/cli.h"
 #include "harness/db.h"
+#include "harness/env.h"
 #include "harness/error.h"
 #include "harness/execute.h"
 #include "harness/fault.h"
-#include "harness/parse.h"
+#include "harness/lock.h"
+#include "harness/observe.h"
 #include "harness/plot.h"
 #include "harness/progress.h"
-#include "harness/registry.h"
 #include "harness/results.h"
+#include "harness/run_opts.h"
 #include "harness/sweep.h"
 
-static const char usage[] =
-    "usage: reprobench run [options]\n"
-    "\n"
-    "Select:\n"
-    "  --paper P[,P]      givens, sammon, sbo\n"
-    "  --algo A[,A]       e.g. forward, backward (see 'reprobench list')\n"
-    "  --variant V[,V]    e.g. paper, fused\n"
-    "  --backend B[,B]    serial, omp, opencl, cuda, hip\n"
-    "  --prec f32[,f64]   precisions (default: every one the variant has)\n"
-    "Sizes and tunables (any axis a variant has; see 'reprobench list'):\n"
-    "  --n 256,512        a list, a range a:b or a:b:step, or a:b:pow2\n"
-    "  --m 0 --threads 1,2,4 --block 64:1024:pow2 ...\n"
-    "  --preset quick     small sizes, about a minute on 2 cores\n"
-    "  --preset paper     the papers' sizes where the hardware allows\n"
-    "Measurement:\n"
-    "  --warmup N         untimed runs first (default 1)\n"
-    "  --min-samples N    at least N timed runs (default 10; 50 with --preset paper)\n"
-    "  --max-samples N    at most N (default 1000)\n"
-    "  --min-time S       and at least S seconds of them (default 0.5)\n"
-    "  --max-time S       but stop a case after S seconds (default 15)\n"
-    "  --seed N           data seed (default: from the clock; recorded)\n"
-    "Output:\n"
-    "  --out DIR          create the run directory under DIR (default results)\n"
-    "  --resume RUN_DIR   continue a run, skipping the cases it recorded\n"
-    "  --no-plot          do not draw plots at the end\n"
-    "  --no-ceilings      do not probe each backend's copy and FMA ceilings first\n"
-    "  --dry-run          print the planned cases and exit\n"
-    "  --quiet            no progress line\n"
-    "  --db FILE          import the run into this store at the end (default: reprobench.db\n"
-    "                     beside the run directory)\n"
-    "  --no-db            do not import the run into a store\n"
-    "Devices:\n"
-    "  --cl-platform N --cl-device N   OpenCL device (default: first GPU, else first)\n"
-    "  --cl-dir DIR       read OpenCL sources DIR/<name>.cl instead of the built-in ones\n"
-    "  --cuda-device N --hip-device N\n";
-
-struct run_opts {
-    struct rb_sweep_opts sweep;
-    struct rb_policy policy;
-    const char *out, *resume, *db;
-    int no_plot, no_ceilings, dry_run, seed_given, min_samples_given, no_db;
+/* One invocation of run: its options, what it runs, and what it holds. */
+struct session {
+    struct rb_run_opts o;
+    struct rb_plan_spec stored;         /* a resumed run's plan */
+    const struct rb_plan_spec *spec;    /* the plan being run: o.plan or stored */
+    struct rb_ctx ctx;
+    struct rb_plan plan;
+    struct rb_run run;
+    int have_run;                       /* run is open */
+    int lock;                           /* the run directory's lock, or -1 */
+    char err[1024];
 };
 
 static volatile sig_atomic_t stop_signal;
 
-/* The first signal stops the sweep after the current case; a second one
- * abandons that case at once (a record cut short by it is a last line
- * without a newline, which readers skip and --resume cuts off). */
+/* The first signal stops the sweep after the current step (a case, or the
+ * ceilings probe); a second one ends the process at once (a record cut
+ * short by it is a last line without a newline, which readers skip and
+ * --resume cuts off). */
 static void on_signal(int sig)
 {
     if (stop_signal) {
@@ -74,165 +49,6 @@ static void on_signal(int sig)
         raise(sig);
     }
     stop_signal = sig;
-}
-
-static int parse_backends(const char *s, unsigned *out)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    *out = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        enum rb_backend b;
-        if (rb_backend_parse(t, &b))
-            return rb_cli_usage_error("unknown backend '%s' (serial, omp, opencl, cuda, hip)", t);
-        if (!rb_registry_backend_built(b))
-            return rb_cli_usage_error("backend '%s' was not built into this binary (see the "
-                                      "configure summary)", t);
-        *out |= 1u << b;
-    }
-    return *out ? 0 : rb_cli_usage_error("--backend: empty list");
-}
-
-static int parse_precs(const char *s, unsigned *out)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    *out = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "f32") == 0)
-            *out |= RB_PREC_F32;
-        else if (strcmp(t, "f64") == 0)
-            *out |= RB_PREC_F64;
-        else
-            return rb_cli_usage_error("unknown precision '%s' (f32, f64)", t);
-    }
-    return *out ? 0 : rb_cli_usage_error("--prec: empty list");
-}
-
-static int parse_count(const char *opt, const char *s, long long min, long long max,
-                       long long *out)
-{
-    char err[160];
-    return rb_parse_ll(s, min, max, out, err, sizeof err)
-        ? rb_cli_usage_error("%s: %s", opt, err) : 0;
-}
-
-/* One option with its value; returns 0, 2 on bad input. */
-static int parse_option(struct run_opts *o, struct rb_ctx *ctx, const char *opt, const char *val)
-{
-    char err[200];
-    long long v;
-    double s;
-    struct rb_sweep_opts *w = &o->sweep;
-
-#define COUNT(name, lo, hi, dst) \
-    if (strcmp(opt, name) == 0) { \
-        if (parse_count(name, val, lo, hi, &v)) return 2; \
-        dst = v; return 0; }
-#define SECONDS(name, dst) \
-    if (strcmp(opt, name) == 0) { \
-        if (rb_parse_seconds(val, &s, err, sizeof err)) \
-            return rb_cli_usage_error("%s: %s", name, err); \
-        dst = s; return 0; }
-
-    if (strcmp(opt, "--paper") == 0) { w->paper = val; return 0; }
-    if (strcmp(opt, "--algo") == 0) { w->algo = val; return 0; }
-    if (strcmp(opt, "--variant") == 0) { w->variant = val; return 0; }
-    if (strcmp(opt, "--backend") == 0) return parse_backends(val, &w->backends) ? 2 : 0;
-    if (strcmp(opt, "--prec") == 0) return parse_precs(val, &w->precs) ? 2 : 0;
-    if (strcmp(opt, "--out") == 0) { o->out = val; return 0; }
-    if (strcmp(opt, "--resume") == 0) { o->resume = val; return 0; }
-    if (strcmp(opt, "--db") == 0) {
-        if (!rb_db_built())
-            return rb_cli_usage_error("--db: the results store was not built into this "
-                                      "binary (configure found no libsqlite3)");
-        o->db = val;
-        return *val ? 0 : rb_cli_usage_error("--db needs a file name");
-    }
-    if (strcmp(opt, "--cl-dir") == 0) { ctx->cl_dir = val; return 0; }
-    if (strcmp(opt, "--preset") == 0) {
-        if (strcmp(val, "quick") == 0) w->preset = RB_PRESET_QUICK;
-        else if (strcmp(val, "paper") == 0) w->preset = RB_PRESET_PAPER;
-        else if (strcmp(val, "default") == 0) w->preset = RB_PRESET_DEFAULT;
-        else return rb_cli_usage_error("unknown preset '%s' (quick, paper, default)", val);
-        return 0;
-    }
-    if (strcmp(opt, "--seed") == 0) {
-        if (parse_count(opt, val, 0, 0x7fffffffffffffffLL, &v)) return 2;
-        ctx->seed = (uint64_t)v;
-        o->seed_given = 1;
-        return 0;
-    }
-    COUNT("--warmup", 1, 1000, o->policy.warmup)
-    if (strcmp(opt, "--min-samples") == 0)
-        o->min_samples_given = 1;
-    COUNT("--min-samples", 1, 1000000, o->policy.min_samples)
-    COUNT("--max-samples", 1, 1000000, o->policy.max_samples)
-    COUNT("--cl-platform", 0, 64, ctx->cl_platform)
-    COUNT("--cl-device", 0, 64, ctx->cl_device)
-    COUNT("--cuda-device", 0, 64, ctx->cuda_device)
-    COUNT("--hip-device", 0, 64, ctx->hip_device)
-    SECONDS("--min-time", o->policy.min_time_s)
-    SECONDS("--max-time", o->policy.max_time_s)
-#undef COUNT
-#undef SECONDS
-
-    /* Any other --NAME is an axis of some variant. */
-    const struct rb_axis *a = rb_registry_axis(opt + 2);
-    long long lo, hi;
-    if (!a || rb_registry_axis_range(a->name, &lo, &hi))
-        return rb_cli_usage_error("run: unknown option '%s' (see 'reprobench run --help')", opt);
-    if (w->noverrides == RB_MAX_OVERRIDES)
-        return rb_cli_usage_error("too many axis options");
-    struct rb_axis_values *av = &w->overrides[w->noverrides];
-    int n = rb_parse_list(val, lo, hi, av->v, RB_MAX_VALUES, err, sizeof err);
-    if (n < 0)
-        return rb_cli_usage_error("%s: %s", opt, err);
-    av->name = a->name;
-    av->n = (size_t)n;
-    w->noverrides++;
-    return 0;
-}
-
-static int parse_args(int argc, char **argv, struct run_opts *o, struct rb_ctx *ctx)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return -1;
-        }
-        if (strcmp(a, "--quiet") == 0) { ctx->quiet = 1; continue; }
-        if (strcmp(a, "--no-plot") == 0) { o->no_plot = 1; continue; }
-        if (strcmp(a, "--no-ceilings") == 0) { o->no_ceilings = 1; continue; }
-        if (strcmp(a, "--dry-run") == 0) { o->dry_run = 1; continue; }
-        if (strcmp(a, "--no-db") == 0) { o->no_db = 1; continue; }
-        if (strncmp(a, "--", 2) != 0 || !a[2])
-            return rb_cli_usage_error("run: unexpected argument '%s'", a);
-        char name[64];
-        const char *val = strchr(a, '=');
-        if (val) {
-            snprintf(name, sizeof name, "%.*s", (int)(val - a), a);
-            val++;
-        } else {
-            snprintf(name, sizeof name, "%s", a);
-            if (i + 1 >= argc)
-                return rb_cli_usage_error("run: option '%s' needs a value", a);
-            val = argv[++i];
-        }
-        if (parse_option(o, ctx, name, val))
-            return 2;
-    }
-    /* The papers average their timings over 50 runs (Givens, section 6). */
-    if (o->sweep.preset == RB_PRESET_PAPER && !o->min_samples_given)
-        o->policy.min_samples = 50;
-    if (o->policy.max_samples < o->policy.min_samples)
-        return rb_cli_usage_error("--max-samples is below --min-samples");
-    if (o->resume && o->out)
-        return rb_cli_usage_error("--resume and --out exclude each other");
-    if (o->db && o->no_db)
-        return rb_cli_usage_error("--db and --no-db exclude each other");
-    return 0;
 }
 
 /* The backends the plan's cases run on, as bits 1 << b. */
@@ -245,112 +61,192 @@ static unsigned plan_backends(const struct rb_plan *plan)
     return used;
 }
 
-int rb_cli_run(int argc, char **argv)
+/* With --resume: the run's lock, its stored plan (options given too must
+ * agree with it) and its records.  Returns an exit status. */
+static int open_resumed(struct session *s)
 {
-    struct run_opts o;
-    struct rb_ctx ctx;
-    struct rb_plan plan;
-    struct rb_run run;
-    char err[512];
+    char path[PATH_MAX + 16];
+    struct stat st;
     int rc;
 
-    memset(&o, 0, sizeof o);
-    rb_policy_default(&o.policy);
-    rb_ctx_init(&ctx);
-    ctx.seed = (uint64_t)time(NULL);
-    if ((rc = parse_args(argc, argv, &o, &ctx)))
-        return rc < 0 ? 0 : rc;
-    if (rb_fault_init(err, sizeof err)) {
-        rb_ctx_release(&ctx);
-        return rb_cli_usage_error("%s", err);
-    }
+    snprintf(path, sizeof path, "%s/records.jsonl", s->o.resume);
+    if (stat(s->o.resume, &st) != 0 || !S_ISDIR(st.st_mode))
+        return rb_cli_usage_error("--resume %s: not a directory", s->o.resume);
+    if (stat(path, &st) != 0)
+        return rb_cli_usage_error("--resume %s: no records.jsonl here, not a run directory",
+                                  s->o.resume);
+    if ((rc = rb_lock_take(s->o.resume, &s->lock, s->err, sizeof s->err)))
+        return rc == RB_EINVAL ? rb_cli_usage_error("%s", s->err)
+                               : (fprintf(stderr, "reprobench: %s\n", s->err), 1);
+    if (rb_plan_load(s->o.resume, &s->stored, s->err, sizeof s->err))
+        return rb_cli_usage_error("--resume %s: %s", s->o.resume, s->err);
+    if ((rc = rb_run_opts_check_resume(&s->o, &s->stored)))
+        return rc;
+    if (rb_run_resume(&s->run, s->o.resume, s->err, sizeof s->err))
+        return rb_cli_usage_error("%s", s->err);
+    s->have_run = 1;
+    s->spec = &s->stored;
+    return 0;
+}
 
-    /* A run to resume must exist before anything is planned; a new run
-     * directory is made only once the plan is known to be good. */
-    if (o.resume && rb_run_resume(&run, o.resume, err, sizeof err)) {
-        rb_ctx_release(&ctx);
-        return rb_cli_usage_error("%s", err);
+/* Everything that can be refused before anything is written.  Returns an
+ * exit status. */
+static int prepare(struct session *s)
+{
+    const struct rb_plan_spec *p;
+    int rc;
+
+    if (rb_env_check(s->err, sizeof s->err) || rb_fault_init(s->err, sizeof s->err)
+        || rb_observers_init(&s->ctx, s->err, sizeof s->err))
+        return rb_cli_usage_error("%s", s->err);
+    s->spec = &s->o.plan;
+    if (s->o.resume && (rc = open_resumed(s)))
+        return rc;
+    p = s->spec;
+    if (p->cl_dir && rb_env_check_dir("--cl-dir", p->cl_dir, s->err, sizeof s->err))
+        return rb_cli_usage_error("%s", s->err);
+    s->ctx.seed = p->seed;
+    s->ctx.quiet = s->o.quiet;
+    s->ctx.cl_platform = p->cl_platform;
+    s->ctx.cl_device = p->cl_device;
+    s->ctx.cuda_device = p->cuda_device >= 0 ? p->cuda_device : 0;
+    s->ctx.hip_device = p->hip_device >= 0 ? p->hip_device : 0;
+    if (p->cl_dir)
+        s->ctx.cl_dir = p->cl_dir;
+    rb_ctx_set_mem_limit(&s->ctx);
+    if (rb_sweep_plan(&p->sweep, &s->ctx, &s->plan, s->err, sizeof s->err))
+        return rb_cli_usage_error("%s", s->err);
+    return 0;
+}
+
+/* The run directory made (or reopened) and described: meta.json with the
+ * plan and this session, the hardware, the ceilings.  Returns an exit
+ * status. */
+static int start(struct session *s, int argc, char **argv)
+{
+    char *err = s->err;
+    size_t len = sizeof s->err;
+    int rc;
+
+    if (!s->o.resume) {
+        if (rb_run_create(&s->run, s->o.out ? s->o.out : "results", err, len))
+            return rb_cli_usage_error("--out %s: %s", s->o.out ? s->o.out : "results", err);
+        s->have_run = 1;
+        if ((rc = rb_lock_take(s->run.dir, &s->lock, err, len)))
+            return rc == RB_EINVAL ? rb_cli_usage_error("%s", err)
+                                   : (fprintf(stderr, "reprobench: %s\n", err), 1);
     }
-    if ((rc = rb_sweep_plan(&o.sweep, &ctx, &plan, err, sizeof err))) {
-        if (o.resume)
-            rb_run_close(&run);
-        rb_ctx_release(&ctx);
-        return rb_cli_usage_error("%s", err);
-    }
-    if (o.dry_run) {
-        for (size_t i = 0; i < plan.n; i++) {
-            rb_case_label(&plan.cases[i], err, sizeof err);
-            printf("%s\n", err);
-        }
-        printf("%zu cases\n", plan.n);
-        if (o.resume)
-            rb_run_close(&run);
-        rb_plan_free(&plan);
-        rb_ctx_release(&ctx);
-        return 0;
-    }
-    if (!o.resume && rb_run_create(&run, o.out ? o.out : "results", err, sizeof err)) {
-        rb_plan_free(&plan);
-        rb_ctx_release(&ctx);
+    s->ctx.run_dir = s->run.dir;
+    if ((!s->o.resume && (rb_run_write_meta(&s->run, argc, argv, &s->ctx, err, len)
+                          || rb_plan_store(s->run.dir, s->spec, err, len)))
+        || rb_meta_add_session(s->run.dir, argc, argv, s->ctx.seed, err, len)
+        || rb_run_write_hw(&s->run, &s->ctx, err, len)
+        || (!stop_signal && !s->o.no_ceilings
+            && rb_run_ceilings(&s->run, &s->ctx, plan_backends(&s->plan), err, len))) {
         fprintf(stderr, "reprobench: %s\n", err);
         return 1;
     }
-    ctx.run_dir = run.dir;
-    if ((!o.resume && rb_run_write_meta(&run, argc, argv, &ctx, err, sizeof err))
-        || rb_run_write_hw(&run, &ctx, err, sizeof err)) {
-        fprintf(stderr, "reprobench: %s\n", err);
-        rc = 1;
-        goto out;
-    }
-    if (!o.no_ceilings && rb_run_ceilings(&run, &ctx, plan_backends(&plan), err, sizeof err)) {
-        fprintf(stderr, "reprobench: %s\n", err);
-        rc = 1;
-        goto out;
-    }
-    if (!ctx.quiet)
-        fprintf(stderr, "reprobench: %zu cases, seed %llu, results in %s\n", plan.n,
-                (unsigned long long)ctx.seed, run.dir);
+    return 0;
+}
 
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+/* The message of a signal, once the run directory exists. */
+static int interrupted(const struct session *s)
+{
+    fprintf(stderr, "%sreprobench: interrupted; the records so far are complete. Continue "
+            "with: reprobench run --resume %s\n", s->ctx.quiet ? "" : "\n", s->run.dir);
+    return 128 + stop_signal;
+}
+
+/* Every case not yet recorded, until the end or a signal.  Returns an exit
+ * status. */
+static int sweep(struct session *s)
+{
     struct rb_progress prog;
     struct rb_tally tally = { 0 };
-    rb_progress_start(&prog, plan.n, ctx.quiet);
-    for (size_t i = 0; i < plan.n && !stop_signal; i++) {
-        struct rb_case *c = &plan.cases[i];
+
+    if (!s->ctx.quiet)
+        fprintf(stderr, "reprobench: %zu cases, seed %llu, results in %s\n", s->plan.n,
+                (unsigned long long)s->ctx.seed, s->run.dir);
+    rb_progress_start(&prog, s->plan.n, s->ctx.quiet);
+    for (size_t i = 0; i < s->plan.n && !stop_signal; i++) {
+        struct rb_case *c = &s->plan.cases[i];
         char key[512], label[256];
+
         rb_case_key(c, key, sizeof key);
         rb_case_label(c, label, sizeof label);
         rb_progress_case(&prog, i + 1, label);
-        if (rb_run_has(&run, key)) {
+        if (rb_run_has(&s->run, key)) {
             tally.resumed++;
             continue;
         }
-        if ((rc = rb_case_execute(c, &o.policy, &run, &tally, err, sizeof err))) {
-            fprintf(stderr, "%sreprobench: %s\n", ctx.quiet ? "" : "\n", err);
-            rc = 1;
-            goto out;
+        if (rb_case_execute(c, &s->spec->policy, &s->run, &tally, s->err, sizeof s->err)) {
+            fprintf(stderr, "%sreprobench: %s\n", s->ctx.quiet ? "" : "\n", s->err);
+            return 1;
         }
     }
+    if (stop_signal)
+        return interrupted(s);
+    rb_progress_finish(&prog);
+    if (rb_run_write_tsv(s->run.dir, s->err, sizeof s->err))
+        fprintf(stderr, "reprobench: %s\n", s->err);
+    if (!s->o.no_plot && rb_plot_run(s->run.dir, s->ctx.quiet, s->err, sizeof s->err))
+        fprintf(stderr, "reprobench: plots not drawn: %s\n", s->err);
+    /* Under the run's lock, so that no other writer changes the run while
+     * it is read; the store is written, the run directory is not. */
+    if (!s->o.no_db)
+        rb_db_import_after_run(s->o.db, s->run.dir, s->ctx.quiet);
+    rb_tally_print(&tally, s->run.dir);
+    return tally.failed || tally.nodevice || tally.refused ? 1 : 0;
+}
+
+static void dry_run(const struct session *s)
+{
+    char label[512];
+
+    for (size_t i = 0; i < s->plan.n; i++) {
+        rb_case_label(&s->plan.cases[i], label, sizeof label);
+        printf("%s\n", label);
+    }
+    printf("%zu cases\n", s->plan.n);
+}
+
+int rb_cli_run(int argc, char **argv)
+{
+    struct session s;
+    int rc;
+
+    /* Before anything is written, so that no signal finds the default
+     * action (the ceilings probe runs for seconds before the first case). */
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    memset(&s, 0, sizeof s);
+    s.lock = -1;
+    rb_ctx_init(&s.ctx);
+    rb_plan_spec_init(&s.stored);
+    if ((rc = rb_run_opts_parse(argc, argv, &s.o))) {
+        rc = rc < 0 ? 0 : rc;
+        goto out;
+    }
+    if ((rc = prepare(&s)))
+        goto out;
+    if (s.o.dry_run) {
+        dry_run(&s);
+        goto out;
+    }
     if (stop_signal) {
-        fprintf(stderr, "%sreprobench: interrupted; the records so far are complete. "
-                "Continue with: reprobench run --resume %s (same options)\n",
-                ctx.quiet ? "" : "\n", run.dir);
+        fprintf(stderr, "reprobench: interrupted before the run started; nothing written\n");
         rc = 128 + stop_signal;
         goto out;
     }
-    rb_progress_finish(&prog);
-    if (rb_run_write_tsv(run.dir, err, sizeof err))
-        fprintf(stderr, "reprobench: %s\n", err);
-    if (!o.no_plot && (rc = rb_plot_run(run.dir, ctx.quiet, err, sizeof err)))
-        fprintf(stderr, "reprobench: plots not drawn: %s\n", err);
-    if (!o.no_db)
-        rb_db_import_after_run(o.db, run.dir, ctx.quiet);
-    rb_tally_print(&tally, run.dir);
-    rc = tally.failed || tally.nodevice ? 1 : 0;
+    if ((rc = start(&s, argc, argv)))
+        goto out;
+    rc = stop_signal ? interrupted(&s) : sweep(&s);
 out:
-    rb_run_close(&run);
-    rb_plan_free(&plan);
-    rb_ctx_release(&ctx);
+    if (s.have_run)
+        rb_run_close(&s.run);
+    rb_lock_release(s.lock);
+    rb_plan_free(&s.plan);
+    rb_plan_spec_free(&s.stored);
+    rb_ctx_release(&s.ctx);
     return rc;
 }

@@ -139,6 +139,8 @@ out_free:
 
 enum rb_verdict rb_verdict_of(double ratio, double lo, double hi, double noise)
 {
+    if (!usable(ratio) || !usable(lo) || !usable(hi))
+        return RB_VERDICT_NONFINITE;
     if (lo > 1 && ratio > 1 + noise)
         return RB_VERDICT_SLOWER;
     if (hi < 1 && ratio < 1 / (1 + noise))
@@ -152,6 +154,7 @@ const char *rb_verdict_name(enum rb_verdict v)
         [RB_VERDICT_SAME] = "same",
         [RB_VERDICT_FASTER] = "faster",
         [RB_VERDICT_SLOWER] = "slower",
+        [RB_VERDICT_NONFINITE] = "non-finite",
     };
     return v >= 0 && (size_t)v < sizeof names / sizeof *names ? names[v] : "?";
 }
@@ -183,8 +186,9 @@ int rb_comparison_noise(struct rb_comparison *cmp)
 
     if (!x)
         return RB_ENOMEM;
+    /* A non-finite ratio says nothing of the spread, and keeps its verdict. */
     for (size_t i = 0; i < cmp->n; i++)
-        if (cmp->rows[i].compared)
+        if (cmp->rows[i].compared && cmp->rows[i].r.verdict != RB_VERDICT_NONFINITE)
             x[n++] = log(cmp->rows[i].r.ratio);
     cmp->spread = rb_compare_spread(x, n, &cmp->shift);
     free(x);
@@ -195,7 +199,7 @@ int rb_comparison_noise(struct rb_comparison *cmp)
     for (size_t i = 0; i < cmp->n; i++) {
         struct rb_ratio *r = &cmp->rows[i].r;
         double c = cmp->centred ? cmp->shift : 1;
-        if (cmp->rows[i].compared)
+        if (cmp->rows[i].compared && r->verdict != RB_VERDICT_NONFINITE)
             r->verdict = rb_verdict_of(r->ratio / c, r->lo / c, r->hi / c, cmp->noise);
     }
     return 0;

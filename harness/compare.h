@@ -18,7 +18,10 @@
 #define RB_COMPARE_SPREAD_Z 3.0
 
 enum rb_compare_metric { RB_METRIC_MEDIAN, RB_METRIC_MIN };
-enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER };
+/* NONFINITE: the ratio or its interval is not a finite positive number (a
+ * sample of 1e308 against one of 1 ms), which no floor can judge. */
+enum rb_verdict { RB_VERDICT_SAME, RB_VERDICT_FASTER, RB_VERDICT_SLOWER, RB_VERDICT_NONFINITE,
+                  RB_VERDICT_COUNT };
 
 struct rb_ratio_opts {
     enum rb_compare_metric metric;
@@ -47,9 +50,10 @@ void rb_ratio_opts_default(struct rb_ratio_opts *o);
 int rb_ratio_bootstrap(const double *a, size_t na, const double *b, size_t nb,
                        const struct rb_ratio_opts *o, struct rb_ratio *out);
 
-/* "slower" when the interval lies above 1 and the ratio above 1 + noise,
- * "faster" when it lies below 1 and the ratio below 1 / (1 + noise), else
- * "same". */
+/* "non-finite" when the ratio or an end of its interval is not a finite
+ * positive number; else "slower" when the interval lies above 1 and the
+ * ratio above 1 + noise, "faster" when it lies below 1 and the ratio below
+ * 1 / (1 + noise), else "same". */
 enum rb_verdict rb_verdict_of(double ratio, double lo, double hi, double noise);
 const char *rb_verdict_name(enum rb_verdict v);
 
@@ -93,8 +97,9 @@ double rb_compare_spread(double *x, size_t n, double *shift);
 int rb_comparison_noise(struct rb_comparison *cmp);
 
 /* Load RUN_A/records.jsonl and RUN_B/records.jsonl (a run may also be given
- * as its records.jsonl file), match the records by key (a later record of a
- * key replaces an earlier one) and compare every case ok in both.  Returns 0,
+ * as its records.jsonl file; a key recorded twice is refused, as
+ * rb_records_load says), match the records by key and compare every case ok
+ * in both.  Returns 0,
  * or RB_EINVAL / RB_EIO with one line in err ("file:line: why" for a
  * malformed record), RB_ENOMEM. */
 int rb_compare_runs(const char *run_a, const char *run_b, const struct rb_ratio_opts *o,
@@ -109,6 +114,15 @@ enum rb_compare_format { RB_FORMAT_TEXT, RB_FORMAT_TSV, RB_FORMAT_MD, RB_FORMAT_
 
 /* Print the comparison in a format.  0 or RB_EIO / RB_ENOMEM. */
 int rb_comparison_print(const struct rb_comparison *cmp, enum rb_compare_format fmt, FILE *f);
+
+/* The energy of the cases both runs have (harness/compare_energy.c): a
+ * section of the text (md 0) or Markdown table with each case's joules per
+ * run and throttle flags, or one line saying why there is none; the TSV's
+ * a_energy_j, b_energy_j, a_throttled and b_throttled columns; the JSON's
+ * "energy" of one side. */
+void rb_comparison_print_energy(const struct rb_comparison *cmp, FILE *f, int md);
+void rb_comparison_energy_tsv(const struct rb_compare_row *r, FILE *f);
+json_t *rb_comparison_energy_json(const json_t *rec);
 
 /* Write the speedup table (A over B per case, by series and first size) to
  * <plot without its extension>.tsv and draw it with plots/compare_speedup.gp

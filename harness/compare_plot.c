@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The speedup of run B over run A per case, written as a TSV beside the plot
  * and drawn by plots/compare_speedup.gp. */
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "harness/atomic_file.h"
 #include "harness/compare.h"
 #include "harness/error.h"
 #include "harness/plot.h"
@@ -78,7 +79,8 @@ static struct point *points_of(const struct rb_comparison *cmp, size_t *n)
         const struct rb_compare_row *r = &cmp->rows[i];
         struct point *p = &pts[*n];
 
-        if (!r->compared || first_size(r->a, p->axis, sizeof p->axis, &p->x) < 0)
+        if (!r->compared || r->r.verdict == RB_VERDICT_NONFINITE
+            || first_size(r->a, p->axis, sizeof p->axis, &p->x) < 0)
             continue;
         series_of(r, p->axis, p->x, p->series, sizeof p->series);
         p->speedup = 1 / r->r.ratio;
@@ -92,23 +94,19 @@ static struct point *points_of(const struct rb_comparison *cmp, size_t *n)
     return pts;
 }
 
-static int write_tsv(const char *path, const struct point *pts, size_t n, char *err,
-                     size_t errlen)
-{
-    FILE *f = fopen(path, "w");
+struct points {
+    const struct point *pts;
+    size_t n;
+};
 
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return RB_EIO;
-    }
+static int render_tsv(void *arg, FILE *f)
+{
+    const struct points *p = arg;
+
     fputs("series\taxis\tx\tspeedup\tlo\thi\tverdict\n", f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s\t%s\t%lld\t%.6g\t%.6g\t%.6g\t%s\n", pts[i].series, pts[i].axis,
-                pts[i].x, pts[i].speedup, pts[i].lo, pts[i].hi, pts[i].verdict);
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return RB_EIO;
-    }
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(f, "%s\t%s\t%lld\t%.6g\t%.6g\t%.6g\t%s\n", p->pts[i].series, p->pts[i].axis,
+                p->pts[i].x, p->pts[i].speedup, p->pts[i].lo, p->pts[i].hi, p->pts[i].verdict);
     return 0;
 }
 
@@ -145,6 +143,7 @@ int rb_comparison_plot(const struct rb_comparison *cmp, const char *plot,
                        char *err, size_t errlen)
 {
     char tsv[PATH_MAX], gnuplot[PATH_MAX], script[PATH_MAX], expr[4 * PATH_MAX + 64];
+    char tmp[PATH_MAX + 64];
     const char *dot = strrchr(base_name(plot), '.');
     size_t stem = dot ? (size_t)(dot - plot) : strlen(plot), n;
     struct point *pts;
@@ -169,7 +168,8 @@ int rb_comparison_plot(const struct rb_comparison *cmp, const char *plot,
         status = RB_ESKIP;
         goto out_free_points;
     }
-    if ((status = write_tsv(tsv, pts, n, err, errlen)) < 0)
+    struct points table = { pts, n };
+    if ((status = rb_atomic_print(tsv, render_tsv, &table, err, errlen)) < 0)
         goto out_free_points;
     if (rb_plot_find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
         snprintf(err, errlen, "gnuplot not found (install gnuplot-nox); the table is in %s",
@@ -178,7 +178,10 @@ int rb_comparison_plot(const struct rb_comparison *cmp, const char *plot,
         goto out_free_points;
     }
     snprintf(script, sizeof script, "%s/compare_speedup.gp", rb_plot_scripts_dir());
-    if (gnuplot_expr(expr, sizeof expr, tsv, plot, cmp) < 0) {
+    /* Drawn beside its place under a name of its own, and moved there whole. */
+    if (snprintf(tmp, sizeof tmp, "%.*s.%ld.tmp%s", (int)stem, plot, (long)getpid(),
+                 dot ? dot : "") >= (int)sizeof tmp
+        || gnuplot_expr(expr, sizeof expr, tsv, tmp, cmp) < 0) {
         snprintf(err, errlen, "%s: a file name gnuplot cannot take", plot);
         status = RB_EINVAL;
         goto out_free_points;
@@ -186,7 +189,10 @@ int rb_comparison_plot(const struct rb_comparison *cmp, const char *plot,
     if (rb_plot_run_script(gnuplot, expr, script) < 0) {
         snprintf(err, errlen, "gnuplot failed on %s", script);
         status = RB_EIO;
+    } else {
+        status = rb_plot_figure_move(tmp, plot, err, errlen);
     }
+    unlink(tmp);
 out_free_points:
     free(pts);
     return status;

@@ -11,7 +11,7 @@
 enum { COL_CASE, COL_A, COL_B, COL_RATIO, COL_CI, COL_VERDICT, NCOLS };
 
 struct counts {
-    size_t verdicts[3], not_compared, only_a, only_b;
+    size_t verdicts[RB_VERDICT_COUNT], not_compared, only_a, only_b;
 };
 
 static struct counts count_rows(const struct rb_comparison *cmp)
@@ -46,12 +46,16 @@ static const char *metric_name(enum rb_compare_metric m)
 /* Times keep four significant digits, without an exponent below 10 s. */
 static void format_ms(char *buf, size_t len, double ms)
 {
-    snprintf(buf, len, ms >= 1000 ? "%.0f" : "%.4g", ms);
+    snprintf(buf, len, ms >= 1000 && ms < 1e9 ? "%.0f" : "%.4g", ms);
 }
 
+/* Non-finite values as C prints them ("inf", "nan"): they must show. */
 static void format_ratio(char *buf, size_t len, double x)
 {
-    snprintf(buf, len, x < 10 ? "%.3f" : x < 100 ? "%.2f" : "%.1f", x);
+    if (!isfinite(x))
+        snprintf(buf, len, "%g", x);
+    else
+        snprintf(buf, len, x < 10 ? "%.3f" : x < 100 ? "%.2f" : x < 1e6 ? "%.1f" : "%.4g", x);
 }
 
 /* The statistic of a record for the table: the one compared when the row
@@ -117,11 +121,17 @@ static void print_header_lines(const struct rb_comparison *cmp, FILE *f, const c
 static void print_summary(const struct rb_comparison *cmp, FILE *f, int md)
 {
     struct counts k = count_rows(cmp);
-    size_t compared = k.verdicts[0] + k.verdicts[1] + k.verdicts[2];
+    size_t compared = 0;
+    char nonfinite[48] = "";
 
-    fprintf(f, "\n%zu compared: %zu slower, %zu faster, %zu same; %zu not compared\n",
+    for (int v = 0; v < RB_VERDICT_COUNT; v++)
+        compared += k.verdicts[v];
+    if (k.verdicts[RB_VERDICT_NONFINITE])
+        snprintf(nonfinite, sizeof nonfinite, ", %zu non-finite",
+                 k.verdicts[RB_VERDICT_NONFINITE]);
+    fprintf(f, "\n%zu compared: %zu slower, %zu faster, %zu same%s; %zu not compared\n",
             compared, k.verdicts[RB_VERDICT_SLOWER], k.verdicts[RB_VERDICT_FASTER],
-            k.verdicts[RB_VERDICT_SAME], k.not_compared);
+            k.verdicts[RB_VERDICT_SAME], nonfinite, k.not_compared);
     for (int side = 0; side < 2; side++) {
         if (side ? !k.only_b : !k.only_a)
             continue;
@@ -172,6 +182,7 @@ static int print_text(const struct rb_comparison *cmp, FILE *f)
                 (int)width[1], cells[i][1], (int)width[2], cells[i][2], (int)width[3],
                 cells[i][3], (int)width[4], cells[i][4], cells[i][5]);
     }
+    rb_comparison_print_energy(cmp, f, 0);
     print_summary(cmp, f, 0);
     free(cells);
     return 0;
@@ -193,20 +204,25 @@ static void print_md(const struct rb_comparison *cmp, FILE *f)
         fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", cmp->rows[i].label, cells[COL_A],
                 cells[COL_B], cells[COL_RATIO], cells[COL_CI], cells[COL_VERDICT]);
     }
+    rb_comparison_print_energy(cmp, f, 1);
     print_summary(cmp, f, 1);
 }
 
+/* gnuplot and most TSV readers take "inf" and "NaN". */
 static void put_number(FILE *f, double x, int have)
 {
     if (have && isfinite(x))
         fprintf(f, "\t%.10g", x);
+    else if (have && isinf(x))
+        fputs(x > 0 ? "\tinf" : "\t-inf", f);
     else
         fputs("\tNaN", f);
 }
 
 static void print_tsv(const struct rb_comparison *cmp, FILE *f)
 {
-    fputs("key\tlabel\ta_status\tb_status\ta_ms\tb_ms\tratio\tci_lo\tci_hi\tverdict\n", f);
+    fputs("key\tlabel\ta_status\tb_status\ta_ms\tb_ms\tratio\tci_lo\tci_hi\tverdict"
+          "\ta_energy_j\tb_energy_j\ta_throttled\tb_throttled\n", f);
     for (size_t i = 0; i < cmp->n; i++) {
         const struct rb_compare_row *r = &cmp->rows[i];
         fprintf(f, "%s\t%s\t%s\t%s", r->key, r->label, r->a ? status_of(r->a) : "-",
@@ -216,8 +232,10 @@ static void print_tsv(const struct rb_comparison *cmp, FILE *f)
         put_number(f, r->r.ratio, r->compared);
         put_number(f, r->r.lo, r->compared);
         put_number(f, r->r.hi, r->compared);
-        fprintf(f, "\t%s\n", r->compared ? rb_verdict_name(r->r.verdict)
+        fprintf(f, "\t%s", r->compared ? rb_verdict_name(r->r.verdict)
                 : !r->b ? "only_a" : !r->a ? "only_b" : "not_compared");
+        rb_comparison_energy_tsv(r, f);
+        fputc('\n', f);
     }
 }
 
@@ -233,7 +251,22 @@ static json_t *side_json(const struct rb_compare_row *r, int b)
     rb_json_put(o, "ms", r->compared ? json_real(b ? r->r.b : r->r.a) : json_null(), &bad);
     rb_json_put(o, "samples", json_integer((json_int_t)json_array_size(
                                               json_object_get(rec, "samples_ms"))), &bad);
+    rb_json_put(o, "energy", rb_comparison_energy_json(rec), &bad);
     return rb_json_finish(o, bad);
+}
+
+/* JSON has no infinity or NaN: such a number is written as its text
+ * ("inf", "nan"), which a reader cannot mistake for a ratio. */
+static json_t *finite_or_text(int have, double x)
+{
+    char text[16];
+
+    if (!have)
+        return json_null();
+    if (isfinite(x))
+        return json_real(x);
+    snprintf(text, sizeof text, "%g", x);
+    return json_string(text);
 }
 
 static json_t *row_json(const struct rb_compare_row *r)
@@ -251,8 +284,9 @@ static json_t *row_json(const struct rb_compare_row *r)
     }
     rb_json_put(o, "a", side_json(r, 0), &bad);
     rb_json_put(o, "b", side_json(r, 1), &bad);
-    rb_json_put(o, "ratio", r->compared ? json_real(r->r.ratio) : json_null(), &bad);
-    rb_json_put(o, "ci", r->compared ? json_pack("[ff]", r->r.lo, r->r.hi) : json_null(), &bad);
+    rb_json_put(o, "ratio", finite_or_text(r->compared, r->r.ratio), &bad);
+    rb_json_put(o, "ci", r->compared ? json_pack("[oo]", finite_or_text(1, r->r.lo),
+                                                finite_or_text(1, r->r.hi)) : json_null(), &bad);
     rb_json_put(o, "verdict", json_string(r->compared ? rb_verdict_name(r->r.verdict)
                                           : "not compared"), &bad);
     if (!r->compared)
@@ -296,10 +330,12 @@ static json_t *comparison_json(const struct rb_comparison *cmp)
     rb_json_put(o, "cases", cases, &bad);
     rb_json_put(o, "only_in_a", only_a, &bad);
     rb_json_put(o, "only_in_b", only_b, &bad);
-    rb_json_put(o, "summary", json_pack("{sIsIsIsI}",
+    rb_json_put(o, "summary", json_pack("{sIsIsIsIsI}",
                                         "slower", (json_int_t)k.verdicts[RB_VERDICT_SLOWER],
                                         "faster", (json_int_t)k.verdicts[RB_VERDICT_FASTER],
                                         "same", (json_int_t)k.verdicts[RB_VERDICT_SAME],
+                                        "non_finite",
+                                        (json_int_t)k.verdicts[RB_VERDICT_NONFINITE],
                                         "not_compared", (json_int_t)k.not_compared), &bad);
     return rb_json_finish(o, bad);
 }

@@ -4,6 +4,9 @@
 #include <string.h>
 #include "harness/backend/backend.h"
 #include "harness/ctx.h"
+#include "harness/env.h"
+#include "harness/hw.h"
+#include "harness/observe.h"
 
 void rb_ctx_init(struct rb_ctx *ctx)
 {
@@ -14,7 +17,15 @@ void rb_ctx_init(struct rb_ctx *ctx)
     ctx->cl_dir = getenv("RB_CL_DIR");
 }
 
+void rb_ctx_set_mem_limit(struct rb_ctx *ctx)
+{
+    ctx->mem_limit_mb = rb_env_mem_limit_mb();
+    ctx->mem_limit = ctx->mem_limit_mb ? ctx->mem_limit_mb << 20
+                                       : rb_hw_host_memory() / 10 * 9;
+}
+
 void rb_ctx_release(struct rb_ctx *ctx)
 {
+    rb_observers_release(ctx);
     rb_backend_release(ctx);
 }

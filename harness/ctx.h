@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct rb_observers;                /* harness/observe.h */
+
 struct rb_ctx {
     uint64_t seed;              /* base seed; each case derives its own */
     int quiet;
@@ -20,11 +22,16 @@ struct rb_ctx {
     int cl_device;              /* index within the platform, -1: first GPU, else 0 */
     int cuda_device;
     int hip_device;
+    unsigned long long mem_limit;       /* host bytes a CPU case may take; 0: none known */
+    unsigned long long mem_limit_mb;    /* RB_MEM_LIMIT_MB when it set mem_limit, else 0 */
     void *backend[RB_BACKEND_COUNT];    /* owned by harness/backend/ */
+    struct rb_observers *observers;     /* made on first use */
 };
 
 /* Defaults: seed 1, devices chosen automatically, RB_CL_DIR from the environment. */
 void rb_ctx_init(struct rb_ctx *ctx);
+/* Set mem_limit: RB_MEM_LIMIT_MB, else 90% of the host's memory. */
+void rb_ctx_set_mem_limit(struct rb_ctx *ctx);
 /* Release every backend's state. */
 void rb_ctx_release(struct rb_ctx *ctx);
 

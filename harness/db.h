@@ -47,14 +47,20 @@ struct rb_db_import_stats {
     size_t added, replaced, unchanged;  /* records */
 };
 
+/* Flags of rb_db_import. */
+#define RB_DB_IMPORT_LOCK_HELD 1u   /* the caller holds the run's lock (run's end) */
+
 /* Import a run directory (meta.json, hardware.json, records.jsonl) in one
  * transaction: a run already there gains its new records, a record whose
  * key it has is replaced only when it differs, so importing twice adds
- * nothing.  On failure nothing of the run is written.  0, or RB_EINVAL (not
- * a run directory, a malformed or cut-short record: err says which line),
- * RB_EIO (locked, unwritable), RB_ENOMEM. */
-int rb_db_import(struct rb_db *db, const char *run_dir, struct rb_db_import_stats *st,
-                 char *err, size_t errlen);
+ * nothing.  The run is read under a share of its lock (harness/lock.h)
+ * unless flags say the caller holds it; the run directory is never written.
+ * On failure nothing of the run is written.  0, or RB_EINVAL (not a run
+ * directory, a malformed or cut-short record, a case recorded twice: err
+ * says which line; the run in use by a writer), RB_EIO (locked,
+ * unwritable), RB_ENOMEM. */
+int rb_db_import(struct rb_db *db, const char *run_dir, unsigned flags,
+                 struct rb_db_import_stats *st, char *err, size_t errlen);
 
 /* A query: terms "FIELD=V1,V2" (any of the values) or "FIELD~TEXT" (TEXT in
  * it, any case), all of which must hold. */
@@ -107,6 +113,11 @@ int rb_db_machines(struct rb_db *db, json_t **machines, char *err, size_t errlen
 /* Every run as a new array of {id, name, dir, start, host, git, machine,
  * records}, by start. */
 int rb_db_runs(struct rb_db *db, json_t **runs, char *err, size_t errlen);
+/* Hold one read transaction over the queries that follow, so that they see
+ * the store at one moment (an import committed meanwhile is not half
+ * seen); rb_db_read_end ends it.  0, or as rb_db_open. */
+int rb_db_read_begin(struct rb_db *db, char *err, size_t errlen);
+void rb_db_read_end(struct rb_db *db);
 
 /* The machine fingerprint of a hardware.json summary: a hex digest of its
  * hardware facts (CPU, caches, memory, devices), leaving out what changes
@@ -116,8 +127,9 @@ int rb_db_runs(struct rb_db *db, json_t **runs, char *err, size_t errlen);
 int rb_db_machine_of(const json_t *hw, char *fingerprint, size_t fplen, char *name,
                      size_t namelen);
 
-/* run's end: import run_dir into store (NULL: <run_dir's parent>/reprobench.db).
- * A failure is one warning line; nothing else changes. */
+/* run's end, under the run's lock that the caller holds: import run_dir
+ * into store (NULL: <run_dir's parent>/reprobench.db).  A failure is one
+ * warning line; nothing else changes. */
 void rb_db_import_after_run(const char *store, const char *run_dir, int quiet);
 
 #endif

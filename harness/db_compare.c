@@ -95,11 +95,15 @@ int rb_compare_store(const char *store, const char *query_a, const char *query_b
         return status;
     if ((status = rb_db_open(store, RB_DB_READ, &db, err, errlen)))
         return status;
-    status = side(db, store, "a", query_a, &cmp->a_records, cmp->a_dir, sizeof cmp->a_dir,
-                  err, errlen);
+    /* Both sides from the store at one moment. */
+    status = rb_db_read_begin(db, err, errlen);
+    if (!status)
+        status = side(db, store, "a", query_a, &cmp->a_records, cmp->a_dir,
+                      sizeof cmp->a_dir, err, errlen);
     if (!status)
         status = side(db, store, "b", query_b, &cmp->b_records, cmp->b_dir,
                       sizeof cmp->b_dir, err, errlen);
+    rb_db_read_end(db);
     rb_db_close(db);
     if (status) {
         rb_comparison_free(cmp);

@@ -14,6 +14,7 @@
 #include "harness/db_record.h"
 #include "harness/error.h"
 #include "harness/json_build.h"
+#include "harness/lock.h"
 #include "harness/record.h"
 
 /* What the import reads of a run directory. */
@@ -76,12 +77,16 @@ static int check_complete(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-static int read_run(const char *given, struct run_files *f, char *err, size_t errlen)
+/* The run's files, read whole while no writer holds the run (the caller
+ * holds its lock, or a share of it is taken here): a run being written is
+ * refused rather than read half-grown. */
+static int read_run(const char *given, unsigned flags, struct run_files *f, char *err,
+                    size_t errlen)
 {
     char path[PATH_MAX + 32];
     json_error_t jerr;
     struct stat st;
-    int status;
+    int status, lock = -1;
 
     memset(f, 0, sizeof *f);
     if (!realpath(given, f->dir)) {
@@ -93,25 +98,33 @@ static int read_run(const char *given, struct run_files *f, char *err, size_t er
         return RB_EINVAL;
     }
     f->name = strrchr(f->dir, '/') && f->dir[1] ? strrchr(f->dir, '/') + 1 : f->dir;
+    if (!(flags & RB_DB_IMPORT_LOCK_HELD)
+        && (status = rb_lock_share(f->dir, &lock, err, errlen)))
+        return status;
     snprintf(path, sizeof path, "%s/meta.json", f->dir);
     if (!(f->meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))
         || !json_is_object(f->meta)) {
         snprintf(err, errlen, "%s: not a run directory (meta.json: %s)", given,
                  f->meta ? "not an object" : jerr.text);
-        return RB_EINVAL;
+        status = RB_EINVAL;
+        goto out_release;
     }
     snprintf(path, sizeof path, "%s/hardware.json", f->dir);
     f->hw = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!f->hw && access(path, F_OK) == 0) {
         snprintf(err, errlen, "%s: %s", path, jerr.text);
-        return RB_EINVAL;
+        status = RB_EINVAL;
+        goto out_release;
     }
     snprintf(path, sizeof path, "%s/records.jsonl", f->dir);
+    /* A case recorded twice is refused there, as report and compare refuse it. */
     if ((status = check_complete(path, err, errlen))
         || (status = rb_records_load(path, &f->records, err, errlen)))
-        return status;
+        goto out_release;
     run_id(f);
-    return 0;
+out_release:
+    rb_lock_release(lock);
+    return status;
 }
 
 /* The machine of the run's hardware (added if new) into *id; 0 and *id = 0
@@ -210,33 +223,23 @@ static int put_run(struct rb_db *db, const struct run_files *f, sqlite3_int64 ma
     return rc == SQLITE_DONE ? 0 : rb_db_fail(db, rc, "adding the run", err, errlen);
 }
 
-/* The records of the run, each key once (its last record, as compare reads
- * a run), added, replaced when different, or left. */
+/* The records of the run (each key once: the reader refuses a second),
+ * added, replaced when different, or left. */
 static int put_records(struct rb_db *db, const struct run_files *f,
                        struct rb_db_import_stats *stats, char *err, size_t errlen)
 {
     sqlite3_stmt *find = NULL, *put = NULL;
-    json_t *last = json_object(), *rec;
+    json_t *rec;
     size_t i;
     int rc = SQLITE_OK, status;
 
-    if (!last) {
-        snprintf(err, errlen, "out of memory");
-        return RB_ENOMEM;
-    }
-    json_array_foreach(f->records, i, rec)
-        json_object_set_new(last, json_string_value(json_object_get(rec, "key")),
-                            json_integer((json_int_t)i));
     if ((status = rb_db_prepare(db, rb_db_record_compare_sql, &find, err, errlen))
         || (status = rb_db_prepare(db, rb_db_record_insert_sql, &put, err, errlen)))
         goto out_finalize;
     json_array_foreach(f->records, i, rec) {
-        const char *key = json_string_value(json_object_get(rec, "key"));
         char why[160];
         int same;
 
-        if (json_integer_value(json_object_get(last, key)) != (json_int_t)i)
-            continue;
         if ((status = rb_db_record_check(rec, why, sizeof why))) {
             snprintf(err, errlen, "%s/records.jsonl:%zu: %s", f->dir, i + 1, why);
             goto out_finalize;
@@ -265,19 +268,18 @@ static int put_records(struct rb_db *db, const struct run_files *f,
 out_finalize:
     sqlite3_finalize(find);
     sqlite3_finalize(put);
-    json_decref(last);
     return status;
 }
 
-int rb_db_import(struct rb_db *db, const char *run_dir, struct rb_db_import_stats *stats,
-                 char *err, size_t errlen)
+int rb_db_import(struct rb_db *db, const char *run_dir, unsigned flags,
+                 struct rb_db_import_stats *stats, char *err, size_t errlen)
 {
     struct run_files f;
     sqlite3_int64 machine;
     int status;
 
     memset(stats, 0, sizeof *stats);
-    if ((status = read_run(run_dir, &f, err, errlen)))
+    if ((status = read_run(run_dir, flags, &f, err, errlen)))
         goto out_free;
     snprintf(stats->run, sizeof stats->run, "%s", f.name);
     if ((status = rb_db_exec(db, "BEGIN IMMEDIATE", err, errlen)))

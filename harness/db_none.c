@@ -38,11 +38,12 @@ int rb_db_schema_version(struct rb_db *db)
     return 0;
 }
 
-int rb_db_import(struct rb_db *db, const char *run_dir, struct rb_db_import_stats *st,
-                 char *err, size_t errlen)
+int rb_db_import(struct rb_db *db, const char *run_dir, unsigned flags,
+                 struct rb_db_import_stats *st, char *err, size_t errlen)
 {
     (void)db;
     (void)run_dir;
+    (void)flags;
     (void)st;
     return not_built(err, errlen);
 }
@@ -68,4 +69,15 @@ int rb_db_runs(struct rb_db *db, json_t **runs, char *err, size_t errlen)
     (void)db;
     *runs = NULL;
     return not_built(err, errlen);
+}
+
+int rb_db_read_begin(struct rb_db *db, char *err, size_t errlen)
+{
+    (void)db;
+    return not_built(err, errlen);
+}
+
+void rb_db_read_end(struct rb_db *db)
+{
+    (void)db;
 }

@@ -251,3 +251,15 @@ int rb_db_runs(struct rb_db *db, json_t **runs, char *err, size_t errlen)
                       " (SELECT count(*) FROM records r WHERE r.run = u.id)"
                       " FROM runs u ORDER BY u.start, u.id", run_row, runs, err, errlen);
 }
+
+int rb_db_read_begin(struct rb_db *db, char *err, size_t errlen)
+{
+    return rb_db_exec(db, "BEGIN DEFERRED", err, errlen);
+}
+
+void rb_db_read_end(struct rb_db *db)
+{
+    /* Nothing was written: ending it cannot lose anything. */
+    if (db && !sqlite3_get_autocommit(db->h))
+        sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+}

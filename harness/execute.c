@@ -65,12 +65,19 @@ int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run 
     struct rb_check check = { 0 };
     struct rb_occ occ = { 0 };
     struct rb_outcome o = { .status = "ok", .message = "" };
-    int rc;
+    int rc, refused = 0;
 
     c->msg[0] = '\0';
     c->state = NULL;
     if ((rc = check_device(c))) {
         o.stage = "available";
+        goto record;
+    }
+    /* Refused before anything is allocated; the sweep goes on. */
+    if (!rb_case_fits(c, c->msg, sizeof c->msg)) {
+        rc = RB_ESKIP;
+        refused = 1;
+        o.stage = "setup";
         goto record;
     }
     if ((rc = injected_setup_fault(c)) || (rc = c->v->setup(c))) {
@@ -117,6 +124,7 @@ record:
         o.status = "skipped";
         t->skipped++;
         t->nodevice += (size_t)nodevice;
+        t->refused += (size_t)refused;
     } else if (rc) {
         o.status = "failed";
         if (!c->msg[0])
@@ -147,8 +155,13 @@ record:
 void rb_tally_print(const struct rb_tally *t, const char *run_dir)
 {
     fprintf(stderr, "reprobench: %zu ok, %zu failed, %zu skipped", t->ok, t->failed, t->skipped);
-    if (t->nodevice)
+    if (t->nodevice && t->refused)
+        fprintf(stderr, " (%zu found no device, %zu too large for memory)", t->nodevice,
+                t->refused);
+    else if (t->nodevice)
         fprintf(stderr, " (%zu found no device)", t->nodevice);
+    else if (t->refused)
+        fprintf(stderr, " (%zu too large for memory)", t->refused);
     if (t->resumed)
         fprintf(stderr, ", %zu already recorded", t->resumed);
     fprintf(stderr, "; results in %s\n", run_dir);

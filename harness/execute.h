@@ -13,6 +13,7 @@
 struct rb_tally {
     size_t ok, failed, skipped, resumed;
     size_t nodevice;                        /* of the skipped: no device when run */
+    size_t refused;                         /* of the skipped: too large for memory */
     char failures[RB_TALLY_NAMES][200];     /* the first failures, for the summary */
 };
 

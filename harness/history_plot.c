@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/error.h"
 #include "harness/history.h"
@@ -84,7 +85,8 @@ static int write_table(const struct rb_history *h, const char *path, size_t max_
 int rb_history_plot(const struct rb_history *h, const char *png, const char *title,
                     size_t max_panels, char *err, size_t errlen)
 {
-    char tsv[PATH_MAX + 8], script[PATH_MAX + 32], gnuplot[PATH_MAX], expr[3 * PATH_MAX + 512];
+    char tsv[PATH_MAX + 8], tmp[PATH_MAX + 40], script[PATH_MAX + 32], gnuplot[PATH_MAX];
+    char expr[3 * PATH_MAX + 600];
     size_t len = strlen(png), at, panels;
     int status;
 
@@ -104,10 +106,12 @@ int rb_history_plot(const struct rb_history *h, const char *png, const char *tit
                  tsv);
         return RB_ENODEV;
     }
+    /* Drawn beside its place under a name of its own, and moved there whole. */
+    snprintf(tmp, sizeof tmp, "%.*s.%ld.tmp.png", (int)(len - 4), png, (long)getpid());
     at = (size_t)snprintf(expr, sizeof expr, "in='");
     if (rb_plot_quote(expr, sizeof expr, &at, tsv)
         || (at += (size_t)snprintf(expr + at, sizeof expr - at, "'; out='")) >= sizeof expr
-        || rb_plot_quote(expr, sizeof expr, &at, png)
+        || rb_plot_quote(expr, sizeof expr, &at, tmp)
         || (at += (size_t)snprintf(expr + at, sizeof expr - at, "'; name='")) >= sizeof expr
         || rb_plot_quote(expr, sizeof expr, &at, title ? title : "")
         || (at += (size_t)snprintf(expr + at, sizeof expr - at, "'")) >= sizeof expr) {
@@ -117,7 +121,10 @@ int rb_history_plot(const struct rb_history *h, const char *png, const char *tit
     snprintf(script, sizeof script, "%s/history.gp", rb_plot_scripts_dir());
     if (rb_plot_run_script(gnuplot, expr, script) < 0) {
         snprintf(err, errlen, "gnuplot failed on %s", script);
-        return RB_EIO;
+        status = RB_EIO;
+    } else {
+        status = rb_plot_figure_move(tmp, png, err, errlen);
     }
-    return 0;
+    unlink(tmp);
+    return status;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <hwloc.h>
+#include "harness/atomic_file.h"
 #include "harness/backend/backend.h"
 #include "harness/error.h"
 #include "harness/hw.h"
@@ -110,6 +111,18 @@ static json_t *caches_summary(hwloc_topology_t t)
     return list;
 }
 
+/* The memory the kernel reports (MemTotal, through sysconf), beside
+ * hwloc's count of its NUMA nodes: on virtual machines whose memory is
+ * added while they run the two differ (hwloc saw 5.46 GiB of 24). */
+static json_t *system_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+
+    if (pages <= 0 || page <= 0)
+        return json_null();
+    return json_integer((json_int_t)pages * page);
+}
+
 static json_t *cpu_summary(hwloc_topology_t t)
 {
     json_t *cpu = json_object();
@@ -127,6 +140,7 @@ static json_t *cpu_summary(hwloc_topology_t t)
                         json_integer(hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE)));
     json_object_set_new(cpu, "memory_bytes",
                         json_integer((json_int_t)hwloc_get_root_obj(t)->total_memory));
+    json_object_set_new(cpu, "system_memory_bytes", system_memory());
     json_object_set_new(cpu, "caches", caches_summary(t));
     return cpu;
 }
@@ -161,16 +175,24 @@ json_t *rb_hw_summary(struct rb_ctx *ctx, char *err, size_t errlen)
     return s;
 }
 
+/* Exported to memory and written atomically: hwloc's own file export
+ * neither checks its writes nor leaves a whole file on failure. */
 int rb_hw_export_xml(const char *path, char *err, size_t errlen)
 {
     hwloc_topology_t t;
+    char *xml = NULL;
+    int len = 0, rc;
+
     if (topology_load(&t, 1, err, errlen))
         return RB_EIO;
-    int rc = 0;
-    if (hwloc_topology_export_xml(t, path, 0) != 0) {
-        snprintf(err, errlen, "cannot write the hwloc topology to %s", path);
-        rc = RB_EIO;
+    if (hwloc_topology_export_xmlbuffer(t, &xml, &len, 0) != 0 || !xml || len < 1) {
+        snprintf(err, errlen, "cannot export the hwloc topology for %s", path);
+        hwloc_topology_destroy(t);
+        return RB_EIO;
     }
+    /* The length counts the terminating NUL. */
+    rc = rb_atomic_write(path, xml, (size_t)len - (xml[len - 1] == '\0'), err, errlen);
+    hwloc_free_xmlbuffer(t, xml);
     hwloc_topology_destroy(t);
     return rc;
 }
@@ -230,10 +252,14 @@ static void print_cpu(FILE *f, const json_t *cpu)
     if (jint(cpu, "family") >= 0)
         fprintf(f, ", family %lld, model %lld, stepping %lld", jint(cpu, "family"),
                 jint(cpu, "model_number"), jint(cpu, "stepping"));
-    fprintf(f, ")\n         %lld package%s, %lld cores, %lld PUs, %lld NUMA node%s, %s memory\n",
+    fprintf(f, ")\n         %lld package%s, %lld cores, %lld PUs, %lld NUMA node%s, %s memory",
             jint(cpu, "packages"), jint(cpu, "packages") == 1 ? "" : "s", jint(cpu, "cores"),
             jint(cpu, "pus"), jint(cpu, "numa_nodes"), jint(cpu, "numa_nodes") == 1 ? "" : "s",
             fmt_bytes(b, sizeof b, jint(cpu, "memory_bytes")));
+    if (jint(cpu, "system_memory_bytes") > 0)
+        fprintf(f, " (hwloc; the system reports %s)",
+                fmt_bytes(b, sizeof b, jint(cpu, "system_memory_bytes")));
+    fputc('\n', f);
     const char *lead = "caches   ";
     size_t i;
     const json_t *c;

@@ -8,7 +8,8 @@
 #include "harness/ctx.h"
 
 /* A summary object: host, os, cpu (model, vendor, family/model/stepping,
- * packages, cores, pus, numa nodes, memory, caches) and "devices" (one entry
+ * packages, cores, pus, numa nodes, memory as hwloc counts it
+ * (memory_bytes) and as the system reports it (system_memory_bytes), caches) and "devices" (one entry
  * per OpenCL, CUDA or HIP device found, with "backends" notes on those that
  * found none).  NULL with a message in err if hwloc fails. */
 json_t *rb_hw_summary(struct rb_ctx *ctx, char *err, size_t errlen);

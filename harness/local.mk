@@ -61,6 +61,25 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# Whole-file output through a temporary and a rename; gnuplot's figures
+# through a temporary directory.
+librb_core_a_SOURCES += %reldir%/atomic_file.h %reldir%/atomic_file.c %reldir%/plot_exec.c
+# run's options as a table (cli_opts.c, run_opts.c), its stored plan, the
+# run directory's lock and the environment's values.
+librb_core_a_SOURCES += %reldir%/cli_opts.h %reldir%/cli_opts.c \
+	%reldir%/run_opts.h %reldir%/run_opts.c %reldir%/plan.h %reldir%/plan.c \
+	%reldir%/lock.h %reldir%/lock.c %reldir%/env.h %reldir%/env.c
+# What a run keeps (plan, lock, writes, signals, memory, options).
+EXTRA_DIST += docs/runs.md
+# Observers around each case's timed samples: GPU clocks, power, energy and
+# throttling through NVML (loaded with dlopen), the CPU's governor and RAPL.
+librb_core_a_SOURCES += %reldir%/observe.h %reldir%/observe.c %reldir%/record_energy.c \
+	%reldir%/backend/nvml.h %reldir%/backend/nvml.c %reldir%/backend/nvml_observer.c \
+	%reldir%/backend/cpu_power.c
+# compare's and the report's energy: joules per case, throttled cases,
+# GFLOP per joule.
+librb_core_a_SOURCES += %reldir%/compare_energy.c %reldir%/report_energy.c
+EXTRA_DIST += docs/energy.md
 # The results store: queries, machines and the commands in the core; what
 # speaks SQLite in librb_store.a, with its flags, linked where the backends
 # are (it calls the core, the core calls it); without libsqlite3 the core

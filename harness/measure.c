@@ -120,6 +120,7 @@ int rb_measure(struct rb_case *c, const struct rb_policy *p, struct rb_measureme
     m->samples_ms = malloc(cap * sizeof *m->samples_ms);
     if (!m->samples_ms)
         return rb_fail(c, RB_ENOMEM, "no memory for samples");
+    rb_observe_start(c, &m->obs);
     uint64_t t0 = rb_now_ns();
     double elapsed_s = 0;
     while (m->n == 0
@@ -140,7 +141,9 @@ int rb_measure(struct rb_case *c, const struct rb_policy *p, struct rb_measureme
         }
         m->samples_ms[m->n++] = ms;
         elapsed_s = rb_ms_since(t0) / 1e3;
+        rb_observe_sample(c, &m->obs, m->n - 1);
     }
+    rb_observe_stop(c, &m->obs);
     m->truncated = m->n < p->min_samples;
     m->wall_s = elapsed_s;
     m->timer = device_timed ? "device-events"
@@ -154,6 +157,7 @@ int rb_measure(struct rb_case *c, const struct rb_policy *p, struct rb_measureme
 
 void rb_measurement_free(struct rb_measurement *m)
 {
+    rb_observation_free(&m->obs);
     free(m->samples_ms);
     m->samples_ms = NULL;
     m->n = 0;

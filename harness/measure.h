@@ -5,6 +5,7 @@
 #define RB_MEASURE_H
 
 #include <stddef.h>
+#include "harness/observe.h"
 #include "harness/stats.h"
 #include "harness/variant.h"
 
@@ -26,14 +27,16 @@ struct rb_measurement {
                                    "host-monotonic+injected-delay" */
     double wall_s;              /* host time spent measuring */
     int truncated;              /* 1 if max_time_s stopped it below min_samples */
+    struct rb_observation obs;  /* clocks, power, energy, throttle marks */
 };
 
 /* The defaults above; inject_delay from the environment, read here once. */
 void rb_policy_default(struct rb_policy *p);
 
-/* Run c->v->run according to the policy.  Returns 0, or the first failing
- * run's status (message in c->msg; RB_EINVAL for a malformed inject_delay).
- * On success m owns samples_ms. */
+/* Run c->v->run according to the policy, the run's observers around the
+ * timed samples.  Returns 0, or the first failing run's status (message in
+ * c->msg; RB_EINVAL for a malformed inject_delay).  On success m owns
+ * samples_ms and the observation. */
 int rb_measure(struct rb_case *c, const struct rb_policy *p, struct rb_measurement *m);
 void rb_measurement_free(struct rb_measurement *m);
 

@@ -54,6 +54,7 @@ static json_t *environment(void)
     static const char *const names[] = {
         "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "CUDA_VISIBLE_DEVICES",
         "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RB_CL_DIR", "RB_INJECT_DELAY", "RB_FAULT",
+        "RB_NVML_LIBRARY", "RB_NVML_BUS_ID", "RB_THROTTLE_THRESHOLD", "RB_SYSFS_ROOT",
     };
     json_t *env = json_object();
     int bad = 0;
@@ -159,15 +160,15 @@ out_free_meta:
     return status;
 }
 
-int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
-                    size_t errlen)
+int rb_meta_set(const char *run_dir, const char *key, json_t *value, char *err,
+                size_t errlen)
 {
     char path[PATH_MAX + 32];
     json_error_t jerr;
     json_t *meta;
     int status;
 
-    snprintf(path, sizeof path, "%s/meta.json", r->dir);
+    snprintf(path, sizeof path, "%s/meta.json", run_dir);
     if (!(meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))) {
         json_decref(value);
         snprintf(err, errlen, "%s: %s", path, jerr.text);
@@ -178,7 +179,67 @@ int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
         snprintf(err, errlen, "meta.json: out of memory");
         return RB_ENOMEM;
     }
-    status = write_json(r->dir, "meta.json", meta, err, errlen);
+    status = write_json(run_dir, "meta.json", meta, err, errlen);
+    json_decref(meta);
+    return status;
+}
+
+int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
+                    size_t errlen)
+{
+    return rb_meta_set(r->dir, key, value, err, errlen);
+}
+
+/* One session of a run: when it started, its command and its seed. */
+static json_t *session_json(int argc, char **argv, uint64_t seed)
+{
+    json_t *cmd = json_array(), *s;
+    int bad = !cmd;
+
+    for (int i = 0; cmd && i < argc; i++)
+        if (json_array_append_new(cmd, json_string(argv[i] ? argv[i] : "")) < 0)
+            bad = 1;
+    if (bad) {
+        json_decref(cmd);
+        return NULL;
+    }
+    if (!(s = json_object())) {
+        json_decref(cmd);
+        return NULL;
+    }
+    rb_json_put(s, "start", rb_json_now_utc(), &bad);
+    rb_json_put(s, "command", cmd, &bad);
+    rb_json_put(s, "seed", rb_json_seed(seed), &bad);
+    return rb_json_finish(s, bad);
+}
+
+int rb_meta_add_session(const char *run_dir, int argc, char **argv, uint64_t seed, char *err,
+                        size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    json_error_t jerr;
+    json_t *meta, *sessions, *seeds, *s = session_json(argc, argv, seed);
+    int status;
+
+    snprintf(path, sizeof path, "%s/meta.json", run_dir);
+    if (!s || !(meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))) {
+        snprintf(err, errlen, "%s: %s", path, s ? jerr.text : "out of memory");
+        json_decref(s);
+        return s ? RB_EIO : RB_ENOMEM;
+    }
+    sessions = json_object_get(meta, "sessions");
+    seeds = json_object_get(meta, "seeds");
+    if (!json_is_array(sessions))
+        json_object_set_new(meta, "sessions", sessions = json_array());
+    if (!json_is_array(seeds))
+        json_object_set_new(meta, "seeds", seeds = json_array());
+    if (json_array_append_new(sessions, s) < 0
+        || json_array_append_new(seeds, rb_json_seed(seed)) < 0) {
+        json_decref(meta);
+        snprintf(err, errlen, "meta.json: out of memory");
+        return RB_ENOMEM;
+    }
+    status = write_json(run_dir, "meta.json", meta, err, errlen);
     json_decref(meta);
     return status;
 }

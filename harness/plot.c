@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/atomic_file.h"
 #include "harness/error.h"
 #include "harness/plot.h"
 #include "harness/record.h"
@@ -70,85 +70,6 @@ int rb_plot_quote(char *buf, size_t len, size_t *at, const char *s)
     return 0;
 }
 
-/* in='<run>/records.tsv'; outdir='<run>/plots' */
-static int gnuplot_args(char *buf, size_t len, const char *tsv, const char *outdir)
-{
-    size_t at = 0;
-
-    if (len < 8)
-        return RB_EINVAL;
-    at = (size_t)snprintf(buf, len, "in='");
-    if (rb_plot_quote(buf, len, &at, tsv) < 0 || at + 12 >= len)
-        return RB_EINVAL;
-    at += (size_t)snprintf(buf + at, len - at, "'; outdir='");
-    if (rb_plot_quote(buf, len, &at, outdir) < 0 || at + 2 >= len)
-        return RB_EINVAL;
-    snprintf(buf + at, len - at, "'");
-    return 0;
-}
-
-/* name -> modification time of every file in dir, to tell which a script wrote. */
-static json_t *dir_snapshot(const char *dir)
-{
-    json_t *snap = json_object();
-    char path[PATH_MAX + 256];
-    struct dirent *e;
-    struct stat st;
-    DIR *d = opendir(dir);
-
-    if (!d || !snap) {
-        if (d)
-            closedir(d);
-        return snap;
-    }
-    while ((e = readdir(d))) {
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            json_object_set_new(snap, e->d_name,
-                                json_sprintf("%lld.%09ld", (long long)st.st_mtim.tv_sec,
-                                             (long)st.st_mtim.tv_nsec));
-    }
-    closedir(d);
-    return snap;
-}
-
-static void report_written(const char *dir, const json_t *before, int quiet)
-{
-    json_t *after = dir_snapshot(dir), *t;
-    const char *name;
-
-    json_object_foreach(after, name, t) {
-        const char *dot = strrchr(name, '.');
-        if (quiet || !dot || (strcmp(dot, ".png") != 0 && strcmp(dot, ".pdf") != 0))
-            continue;
-        if (!json_equal(json_object_get(before, name), t))
-            printf("wrote %s/%s\n", dir, name);
-    }
-    json_decref(after);
-}
-
-int rb_plot_run_script(const char *gnuplot, const char *expr, const char *script)
-{
-    char *const argv[] = { (char *)"gnuplot", (char *)"-e", (char *)expr,
-                           (char *)script, NULL };
-    int wstatus;
-    pid_t pid;
-
-    fflush(stdout);
-    fflush(stderr);
-    if ((pid = fork()) < 0)
-        return RB_EIO;
-    if (pid == 0) {
-        execv(gnuplot, argv);
-        fprintf(stderr, "reprobench: %s: %s\n", gnuplot, strerror(errno));
-        _exit(127);
-    }
-    while (waitpid(pid, &wstatus, 0) < 0)
-        if (errno != EINTR)
-            return RB_EIO;
-    return WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 ? 0 : RB_EIO;
-}
-
 static int is_script_of(const char *name, const char *paper)
 {
     size_t p = strlen(paper), n = strlen(name);
@@ -157,13 +78,21 @@ static int is_script_of(const char *name, const char *paper)
            && strcmp(name + n - 3, ".gp") == 0;
 }
 
+/* The figure a script draws: its name without ".gp". */
+static const char *figure_name(const char *script, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s", (int)(strlen(script) - 3), script);
+    return buf;
+}
+
 /* Every <paper>_*.gp in the scripts folder, in name order; a failing script
- * is named in err and the others still run. */
-static int plot_paper(const char *paper, const char *gnuplot, const char *expr,
-                      const char *outdir, int quiet, char *err, size_t errlen)
+ * is named in err and the others still run.  A script with nothing to draw
+ * gets its reason in not_drawn (figure name -> reason). */
+static int plot_paper(const char *paper, const char *gnuplot, const char *tsv,
+                      const char *outdir, int quiet, json_t *not_drawn, char *err, size_t errlen)
 {
     const char *scripts = rb_plot_scripts_dir();
-    char path[PATH_MAX + 256];
+    char path[PATH_MAX + 256], why[PATH_MAX + 256];
     struct dirent **names;
     int n, found = 0, status = 0;
 
@@ -172,17 +101,22 @@ static int plot_paper(const char *paper, const char *gnuplot, const char *expr,
         return RB_EIO;
     }
     for (int i = 0; i < n; i++) {
-        if (is_script_of(names[i]->d_name, paper)) {
-            json_t *before = dir_snapshot(outdir);
+        const char *name = names[i]->d_name;
+
+        if (is_script_of(name, paper)) {
+            int s;
 
             found = 1;
-            snprintf(path, sizeof path, "%s/%s", scripts, names[i]->d_name);
-            if (rb_plot_run_script(gnuplot, expr, path) < 0 && status == 0) {
-                snprintf(err, errlen, "gnuplot failed on %s", names[i]->d_name);
-                status = RB_EIO;
+            snprintf(path, sizeof path, "%s/%s", scripts, name);
+            s = rb_plot_script_into(gnuplot, path, tsv, outdir, NULL, quiet, NULL, why,
+                                    sizeof why);
+            if (s == RB_ESKIP)
+                json_object_set_new(not_drawn, figure_name(name, path, sizeof path),
+                                    json_string(why));
+            else if (s < 0 && status == 0) {
+                snprintf(err, errlen, "%s", why);
+                status = s;
             }
-            report_written(outdir, before, quiet);
-            json_decref(before);
         }
         free(names[i]);
     }
@@ -206,12 +140,47 @@ static json_t *papers_of(const json_t *records)
     return papers;
 }
 
+static int render_not_drawn(void *arg, FILE *f)
+{
+    const char *name;
+    json_t *why;
+
+    fputs("figure\treason\n", f);
+    json_object_foreach((json_t *)arg, name, why) {
+        rb_tsv_put_text(f, name);
+        fputc('\t', f);
+        rb_tsv_put_text(f, json_string_value(why));
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+/* plots/not-drawn.tsv, and one line naming them unless quiet. */
+static int note_not_drawn(const char *outdir, json_t *not_drawn, int quiet, char *err,
+                          size_t errlen)
+{
+    char path[PATH_MAX + 32], line[1024];
+    const char *name;
+    json_t *why;
+    size_t at = 0;
+
+    snprintf(path, sizeof path, "%s/%s", outdir, RB_PLOT_NOT_DRAWN);
+    if (quiet || json_object_size(not_drawn) == 0)
+        return rb_atomic_print(path, render_not_drawn, not_drawn, err, errlen);
+    json_object_foreach(not_drawn, name, why)
+        if (at < sizeof line)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s", at ? ", " : "", name);
+    printf("not drawn, nothing for them in these records: %s (reasons in %s and the "
+           "report)\n", line, path);
+    return rb_atomic_print(path, render_not_drawn, not_drawn, err, errlen);
+}
+
 int rb_plot_run(const char *run_dir, int quiet, char *err, size_t errlen)
 {
     char tsv[PATH_MAX + 16], outdir[PATH_MAX + 16], records_path[PATH_MAX + 16];
-    char gnuplot[PATH_MAX], expr[3 * PATH_MAX + 64], dir[PATH_MAX];
+    char gnuplot[PATH_MAX], dir[PATH_MAX];
     size_t len = strlen(run_dir);
-    json_t *records, *papers, *v;
+    json_t *records, *papers, *v, *not_drawn = NULL;
     const char *paper;
     int status;
 
@@ -232,9 +201,10 @@ int rb_plot_run(const char *run_dir, int quiet, char *err, size_t errlen)
         return status;
     papers = papers_of(records);
     json_decref(records);
-    if (!papers) {
+    if (!papers || !(not_drawn = json_object())) {
         snprintf(err, errlen, "out of memory");
-        return RB_ENOMEM;
+        status = RB_ENOMEM;
+        goto out_free_papers;
     }
     if (json_object_size(papers) == 0) {
         if (!quiet)
@@ -253,21 +223,19 @@ int rb_plot_run(const char *run_dir, int quiet, char *err, size_t errlen)
         status = RB_EIO;
         goto out_free_papers;
     }
-    if (gnuplot_args(expr, sizeof expr, tsv, outdir) < 0) {
-        snprintf(err, errlen, "%s: a run directory name gnuplot cannot take", run_dir);
-        status = RB_EINVAL;
-        goto out_free_papers;
-    }
     json_object_foreach(papers, paper, v) {
-        char why[PATH_MAX + 64];
-        int s = plot_paper(paper, gnuplot, expr, outdir, quiet, why, sizeof why);
+        char why[PATH_MAX + 256];
+        int s = plot_paper(paper, gnuplot, tsv, outdir, quiet, not_drawn, why, sizeof why);
 
         if (s < 0 && status == 0) {
             snprintf(err, errlen, "%s", why);
             status = s;
         }
     }
+    if (status == 0)
+        status = note_not_drawn(outdir, not_drawn, quiet, err, errlen);
 out_free_papers:
+    json_decref(not_drawn);
     json_decref(papers);
     return status;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The record of one case as a JSON object (schema 1), appended one line at a
+/* The record of one case as a JSON object (schema 2), appended one line at a
  * time to records.jsonl and read back strictly for resume, plot and compare. */
 #include <errno.h>
 #include <math.h>
@@ -106,8 +106,10 @@ static json_t *axes_json(const struct rb_case *c, const struct rb_axis *axes)
     return rb_json_finish(o, bad);
 }
 
-static json_t *stats_json(const struct rb_stats *s)
+/* The samples' statistics, and how many of them were taken throttled. */
+static json_t *stats_json(const struct rb_measurement *m)
 {
+    const struct rb_stats *s = &m->stats;
     json_t *o = json_object();
     int bad = 0;
 
@@ -120,6 +122,7 @@ static json_t *stats_json(const struct rb_stats *s)
     rb_json_put(o, "stddev", real_or_null(s->stddev), &bad);
     rb_json_put(o, "p10", real_or_null(s->p10), &bad);
     rb_json_put(o, "p90", real_or_null(s->p90), &bad);
+    rb_json_put(o, "throttled", json_integer((json_int_t)m->obs.nthrottled), &bad);
     return rb_json_finish(o, bad);
 }
 
@@ -261,7 +264,8 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "message", text_json(o->message), &bad);
     rb_json_put(rec, "timer", m ? str_or_null(m->timer) : json_null(), &bad);
     rb_json_put(rec, "samples_ms", samples_json(m), &bad);
-    rb_json_put(rec, "stats", m && m->n ? stats_json(&m->stats) : json_null(), &bad);
+    rb_json_put(rec, "throttled_samples", rb_record_throttled_samples_json(m), &bad);
+    rb_json_put(rec, "stats", m && m->n ? stats_json(m) : json_null(), &bad);
     rb_json_put(rec, "truncated", json_boolean(m && m->truncated), &bad);
     rb_json_put(rec, "transfer_ms", nonneg_or_null(c->transfer_ms), &bad);
     rb_json_put(rec, "build_ms", nonneg_or_null(c->build_ms), &bad);
@@ -269,6 +273,8 @@ json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o)
     rb_json_put(rec, "verify", verify_json(o->check), &bad);
     rb_json_put(rec, "metrics", metrics_json(c), &bad);
     rb_json_put(rec, "work", work_json(c, m), &bad);
+    rb_json_put(rec, "gpu", rb_record_gpu_json(m), &bad);
+    rb_json_put(rec, "cpu", rb_record_cpu_json(m), &bad);
     rb_json_put(rec, "time", rb_json_now_utc(), &bad);
     return rb_json_finish(rec, bad);
 }
@@ -338,8 +344,9 @@ static int check_record(const json_t *rec, const char **why)
         *why = "not a JSON object";
     else if (!json_is_integer(schema))
         *why = "no \"schema\" number";
-    else if (json_integer_value(schema) != RB_RECORD_SCHEMA)
-        *why = "unsupported \"schema\" (this program reads schema 1)";
+    else if (json_integer_value(schema) < RB_RECORD_SCHEMA_MIN
+             || json_integer_value(schema) > RB_RECORD_SCHEMA)
+        *why = "unsupported \"schema\" (this program reads schemas 1 and 2)";
     else if (!json_is_string(json_object_get(rec, "key")))
         *why = "no \"key\" string";
     else
@@ -350,7 +357,8 @@ static int check_record(const json_t *rec, const char **why)
 int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    json_t *all = NULL, *rec;
+    json_t *all = NULL, *lines = NULL, *rec, *first;
+    const char *key;
     json_error_t jerr;
     char *line = NULL;
     size_t cap = 0;
@@ -364,9 +372,9 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RB_EIO;
     }
-    if (!(all = json_array())) {
+    if (!(all = json_array()) || !(lines = json_object())) {
         status = RB_ENOMEM;
-        goto out_close;
+        goto out_free_all;
     }
     while ((len = getline(&line, &cap, f)) > 0) {
         lineno++;
@@ -392,7 +400,17 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
             status = RB_EINVAL;
             goto out_free_all;
         }
-        if (json_array_append_new(all, rec) < 0) {
+        /* One record per case: a second one means two writers shared the run. */
+        key = json_string_value(json_object_get(rec, "key"));
+        if ((first = json_object_get(lines, key))) {
+            snprintf(err, errlen, "%s:%ld: case %s is recorded twice (first at line %lld)",
+                     path, lineno, key, (long long)json_integer_value(first));
+            json_decref(rec);
+            status = RB_EINVAL;
+            goto out_free_all;
+        }
+        if (json_object_set_new(lines, key, json_integer(lineno)) < 0
+            || json_array_append_new(all, rec) < 0) {
             snprintf(err, errlen, "%s: out of memory", path);
             status = RB_ENOMEM;
             goto out_free_all;
@@ -404,9 +422,11 @@ int rb_records_load(const char *path, json_t **out, char *err, size_t errlen)
         goto out_free_all;
     }
     *out = all;
+    json_decref(lines);
     goto out_close;
 out_free_all:
     json_decref(all);
+    json_decref(lines);
 out_close:
     free(line);
     fclose(f);

@@ -9,7 +9,9 @@
 #include "harness/measure.h"
 #include "harness/variant.h"
 
-#define RB_RECORD_SCHEMA 1
+#define RB_RECORD_SCHEMA 2
+/* The oldest schema still read: 1 has no gpu, cpu and throttle fields. */
+#define RB_RECORD_SCHEMA_MIN 1
 
 /* What happened to a case. */
 struct rb_outcome {
@@ -21,6 +23,28 @@ struct rb_outcome {
     const struct rb_occ *occ;           /* NULL: occupancy not available */
 };
 
+/* The record's "gpu", "cpu" and "throttled_samples" values from the
+ * measurement's observation (harness/record_energy.c); null (an empty
+ * array) when nothing was measured, NULL when out of memory. */
+json_t *rb_record_gpu_json(const struct rb_measurement *m);
+json_t *rb_record_cpu_json(const struct rb_measurement *m);
+json_t *rb_record_throttled_samples_json(const struct rb_measurement *m);
+
+/* A record's energy as compare, the report and records.tsv show it: the
+ * GPU's (NVML) when one was watched, else for a CPU case the packages'
+ * (RAPL). */
+struct rb_rec_energy {
+    double joules;              /* per timed sample (the window's over n); NaN */
+    double watts;               /* mean power over the timed samples; NaN */
+    const char *source;         /* "nvml", "rapl", or NULL */
+    const char *method;         /* "energy-counter", "power-samples", "powercap" */
+    double sm_start, sm_end;    /* MHz; NaN unknown */
+    int throttled;              /* 1, 0, or -1 when no GPU was watched */
+    const char *reason;         /* the first throttled sample's reason, or NULL */
+    const char *why;            /* why joules is NaN, or NULL */
+};
+void rb_record_energy(const json_t *rec, struct rb_rec_energy *e);
+
 /* Build the record object of a case (a new reference). */
 json_t *rb_record_json(const struct rb_case *c, const struct rb_outcome *o);
 
@@ -30,7 +54,9 @@ int rb_record_append(FILE *f, const json_t *rec);
 
 /* Read every record of a records.jsonl file into a new JSON array.  A final
  * line without a newline is an interrupted write and is skipped with a note
- * on stderr; any other malformed line is an error.  Returns 0, or RB_EIO /
+ * on stderr; any other malformed line is an error, and so is a second record
+ * of a case key (two writers shared the run: "file:line: case KEY is
+ * recorded twice (first at line N)").  Returns 0, or RB_EIO /
  * RB_EINVAL with a message in err. */
 int rb_records_load(const char *path, json_t **out, char *err, size_t errlen);
 

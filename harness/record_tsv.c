@@ -177,6 +177,26 @@ static double speedup_of(const json_t *rec, const json_t *best)
     return s;
 }
 
+/* The energy columns after the roofline's: joules and mean watts of one run
+ * (rb_record_energy), GFLOP per joule from the work count, and 1/0 for a
+ * throttled case (NaN when no GPU was watched). */
+static void put_energy(FILE *f, const json_t *rec)
+{
+    const json_t *flops = json_object_get(json_object_get(rec, "work"), "flops");
+    struct rb_rec_energy e;
+
+    rb_record_energy(rec, &e);
+    fputc('\t', f);
+    put_double(f, e.joules);
+    fputc('\t', f);
+    put_double(f, e.watts);
+    fputc('\t', f);
+    put_double(f, json_is_number(flops) && e.joules > 0
+               ? json_number_value(flops) * 1e-9 / e.joules : NAN);
+    fputc('\t', f);
+    put_double(f, e.throttled >= 0 ? e.throttled : NAN);
+}
+
 static void put_row(FILE *f, const json_t *rec, const json_t *names, const json_t *best)
 {
     static const char *const text_columns[] = {
@@ -217,6 +237,7 @@ static void put_row(FILE *f, const json_t *rec, const json_t *names, const json_
         fputc('\t', f);
         put_number(f, json_object_get(json_object_get(rec, "work"), work_keys[i]));
     }
+    put_energy(f, rec);
     fputc('\n', f);
 }
 
@@ -292,6 +313,7 @@ static int write_tsv(const json_t *records, FILE *f, int fastest_only)
     fputs("\tsamples\tverify_pass\tverify_error\toccupancy\tspeedup", f);
     for (i = 0; i < sizeof work_columns / sizeof *work_columns; i++)
         fprintf(f, "\t%s", work_columns[i]);
+    fputs("\tenergy_j\tpower_w\tgflops_per_j\tthrottled", f);
     fputc('\n', f);
     json_array_foreach(records, i, rec) {
         if (fastest_only) {

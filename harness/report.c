@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/atomic_file.h"
 #include "harness/error.h"
+#include "harness/plot.h"
 #include "harness/record.h"
 #include "harness/report.h"
 #include "harness/results.h"
@@ -29,36 +31,6 @@ static int plain_name(const char *s)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", *s))
             return 0;
     return 1;
-}
-
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-    char buf[65536];
-    FILE *in = fopen(from, "rb"), *out;
-    size_t n;
-    int status = 0;
-
-    if (!in) {
-        snprintf(err, errlen, "%s: %s", from, strerror(errno));
-        return RB_EIO;
-    }
-    if (!(out = fopen(to, "wb"))) {
-        snprintf(err, errlen, "%s: %s", to, strerror(errno));
-        status = RB_EIO;
-        goto out_close_in;
-    }
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            break;
-    if (ferror(in) || ferror(out))
-        status = RB_EIO;
-    if (fclose(out) != 0)
-        status = RB_EIO;
-    if (status)
-        snprintf(err, errlen, "copying %s to %s failed", from, to);
-out_close_in:
-    fclose(in);
-    return status;
 }
 
 static int by_name(const void *a, const void *b)
@@ -87,7 +59,7 @@ static json_t *copy_figures(const char *run, const char *report, const char *pap
             continue;
         snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
         snprintf(to, sizeof to, "%s/%s", report, e->d_name);
-        if (copy_file(from, to, err, errlen) < 0
+        if (rb_atomic_copy(from, to, err, errlen) < 0
             || json_array_append_new(names, json_string(e->d_name)) < 0)
             goto out_close_dir;
     }
@@ -107,6 +79,35 @@ out_close_dir:
     closedir(dp);
     json_decref(names);
     return NULL;
+}
+
+/* The paper's figures that `plot` found nothing to draw for, each once with
+ * its script's reason (plots/not-drawn.tsv: figure, reason). */
+static void report_not_drawn(struct rb_doc *d, const char *run, const char *paper)
+{
+    char path[PATH_MAX + 64], line[1024];
+    size_t plen = strlen(paper);
+    json_t *list = NULL;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/plots/%s", run, RB_PLOT_NOT_DRAWN);
+    if (!(f = fopen(path, "r")))
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t'), item[1100];
+
+        line[strcspn(line, "\n")] = '\0';
+        if (!tab || strncmp(line, paper, plen) != 0 || line[plen] != '_')
+            continue;
+        *tab = '\0';
+        if (!list) {
+            rb_doc_para(d, "Figures these records cannot draw:");
+            list = rb_doc_list(d);
+        }
+        snprintf(item, sizeof item, "%s: %s", line, tab + 1);
+        rb_doc_item(d, list, item);
+    }
+    fclose(f);
 }
 
 /* The papers to report: those with claims, then any other in the records. */
@@ -166,36 +167,35 @@ static int build(struct rb_doc *d, const char *run, const char *report, const js
             return RB_EIO;
         }
         rb_report_paper(d, paper, records, figs, meta);
+        report_not_drawn(d, run, paper);
         rb_report_claims(d, paper, records, hw);
         json_decref(figs);
     }
     rb_report_roofline(d, run, report, records, meta);
+    rb_report_energy(d, records);
     json_decref(papers);
     return d->bad ? RB_ENOMEM : 0;
+}
+
+struct rendering {
+    const struct rb_doc *doc;
+    const char *title;
+    int html;
+};
+
+static int render(void *arg, FILE *f)
+{
+    const struct rendering *r = arg;
+    return r->html ? rb_doc_write_html(r->doc, r->title, f)
+                   : rb_doc_write_md(r->doc, r->title, f);
 }
 
 /* Render through a memory stream and write atomically. */
 static int write_doc(const struct rb_doc *d, const char *title, const char *path, int html,
                      char *err, size_t errlen)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    int status;
-
-    if (!mem) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return RB_ENOMEM;
-    }
-    status = html ? rb_doc_write_html(d, title, mem) : rb_doc_write_md(d, title, mem);
-    if (fclose(mem) != 0 || status) {
-        free(text);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return RB_ENOMEM;
-    }
-    status = rb_write_file_atomic(path, text, err, errlen);
-    free(text);
-    return status;
+    struct rendering r = { d, title, html };
+    return rb_atomic_print(path, render, &r, err, errlen);
 }
 
 int rb_report_write(const char *run_dir, char *index, size_t indexlen,

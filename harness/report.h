@@ -60,6 +60,9 @@ void rb_report_paper(struct rb_doc *d, const char *paper, const json_t *records,
  * into the report folder. */
 void rb_report_roofline(struct rb_doc *d, const char *run, const char *report,
                         const json_t *records, const json_t *meta);
+/* The run's energy (harness/report_energy.c): the CPU's governor and RAPL,
+ * the GPUs watched, joules and GFLOP per joule per case, throttled cases. */
+void rb_report_energy(struct rb_doc *d, const json_t *records);
 /* The paper's claims against ratios measured in records; hw (may be NULL)
  * tells a GPU from an OpenCL CPU device. */
 void rb_report_claims(struct rb_doc *d, const char *paper, const json_t *records,

@@ -41,6 +41,20 @@ static void bytes_label(const json_t *v, char *buf, size_t len)
     snprintf(buf, len, "%.4g %s", x, units[u]);
 }
 
+/* Both counts of the host's memory: they differ on virtual machines whose
+ * memory grows as it is used, where hwloc sees only what is plugged in. */
+static void memory_label(const json_t *cpu, char *buf, size_t len)
+{
+    char hw[32], os[32];
+
+    bytes_label(json_object_get(cpu, "memory_bytes"), hw, sizeof hw);
+    bytes_label(json_object_get(cpu, "system_memory_bytes"), os, sizeof os);
+    if (strcmp(os, "-") == 0)
+        snprintf(buf, len, "%s (hwloc)", hw);
+    else
+        snprintf(buf, len, "%s as the system reports it; %s as hwloc counts it", os, hw);
+}
+
 static void caches_label(const json_t *cpu, char *buf, size_t len)
 {
     const json_t *c;
@@ -134,7 +148,7 @@ void rb_report_hardware(struct rb_doc *d, const json_t *hw)
              (long long)json_integer_value(json_object_get(cpu, "pus")),
              (long long)json_integer_value(json_object_get(cpu, "numa_nodes")));
     rb_doc_row(d, table, (const char *const[]){ "topology", buf[2] });
-    bytes_label(json_object_get(cpu, "memory_bytes"), buf[3], sizeof buf[3]);
+    memory_label(cpu, buf[3], sizeof buf[3]);
     rb_doc_row(d, table, (const char *const[]){ "memory", buf[3] });
     caches_label(cpu, buf[0], sizeof buf[0]);
     rb_doc_row(d, table, (const char *const[]){ "caches", buf[0] });

@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "harness/plot.h"
 #include "harness/report.h"
@@ -23,21 +22,11 @@ static int has_work(const json_t *records, const char *backend)
     return 0;
 }
 
-/* in='RUN/records.tsv'; outdir='REPORT'; backend='B' */
-static int roofline_args(char *buf, size_t len, const char *run, const char *report,
-                         const char *backend)
+/* backend='B', the script's own variable beside in and outdir. */
+static int backend_arg(char *buf, size_t len, const char *backend)
 {
-    char tsv[PATH_MAX + 16];
-    size_t at = 0;
+    size_t at = (size_t)snprintf(buf, len, "backend='");
 
-    snprintf(tsv, sizeof tsv, "%s/records.tsv", run);
-    at = (size_t)snprintf(buf, len, "in='");
-    if (rb_plot_quote(buf, len, &at, tsv) < 0 || at + 16 >= len)
-        return -1;
-    at += (size_t)snprintf(buf + at, len - at, "'; outdir='");
-    if (rb_plot_quote(buf, len, &at, report) < 0 || at + 16 >= len)
-        return -1;
-    at += (size_t)snprintf(buf + at, len - at, "'; backend='");
     if (rb_plot_quote(buf, len, &at, backend) < 0 || at + 2 >= len)
         return -1;
     snprintf(buf + at, len - at, "'");
@@ -48,10 +37,9 @@ void rb_report_roofline(struct rb_doc *d, const char *run, const char *report,
                         const json_t *records, const json_t *meta)
 {
     const json_t *ceilings = json_object_get(meta, "ceilings"), *c;
-    char gnuplot[PATH_MAX], script[PATH_MAX + 32], expr[3 * PATH_MAX], png[PATH_MAX + 64];
-    char caption[160];
+    char gnuplot[PATH_MAX], script[PATH_MAX + 32], tsv[PATH_MAX + 16], extra[256];
+    char png[PATH_MAX + 64], caption[160], why[PATH_MAX + 256];
     const char *backend;
-    struct stat st;
     int drawn = 0, have_gnuplot = rb_plot_find_gnuplot(gnuplot, sizeof gnuplot) == 0;
 
     rb_doc_heading(d, 2, "Roofline");
@@ -67,10 +55,14 @@ void rb_report_roofline(struct rb_doc *d, const char *run, const char *report,
             rb_doc_para(d, "No figure for %s: gnuplot is not installed.", backend);
             continue;
         }
-        snprintf(png, sizeof png, "%s/roofline-%s.png", report, backend);
-        if (roofline_args(expr, sizeof expr, run, report, backend) < 0
-            || rb_plot_run_script(gnuplot, expr, script) < 0 || stat(png, &st) != 0) {
-            rb_doc_para(d, "No figure for %s: gnuplot failed on %s.", backend, script);
+        if (backend_arg(extra, sizeof extra, backend) < 0) {
+            rb_doc_para(d, "No figure for %s: a backend name gnuplot cannot take.", backend);
+            continue;
+        }
+        snprintf(tsv, sizeof tsv, "%s/records.tsv", run);
+        if (rb_plot_script_into(gnuplot, script, tsv, report, extra, 1, NULL, why,
+                                sizeof why) < 0) {
+            rb_doc_para(d, "No figure for %s: %s.", backend, why);
             continue;
         }
         snprintf(png, sizeof png, "roofline-%s.png", backend);

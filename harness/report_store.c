@@ -12,6 +12,7 @@
 #include "harness/db.h"
 #include "harness/error.h"
 #include "harness/history.h"
+#include "harness/lock.h"
 #include "harness/report.h"
 #include "harness/report_store.h"
 #include "harness/results.h"
@@ -332,19 +333,26 @@ int rb_report_store_write(const char *store, const char *out, int quiet, char *i
     char path[PATH_MAX + 32], title[PATH_MAX + 64];
     struct rb_doc doc;
     struct rb_db *db;
-    int status;
+    int status, lock = -1;
 
     if ((status = rb_db_open(store, RB_DB_READ, &db, err, errlen)))
         return status;
-    if ((status = rb_db_select(db, &q, &all, err, errlen))
+    /* Records, machines and runs as the store was at one moment. */
+    if ((status = rb_db_read_begin(db, err, errlen))
+        || (status = rb_db_select(db, &q, &all, err, errlen))
         || (status = rb_db_machines(db, &machines, err, errlen))
         || (status = rb_db_runs(db, &runs, err, errlen)))
         goto out_close;
+    rb_db_read_end(db);
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", out, strerror(errno));
         status = RB_EIO;
         goto out_close;
     }
+    /* One writer of the folder at a time, as of a run directory: two
+     * reports into it, or one into a run being written, would mix. */
+    if ((status = rb_lock_take(out, &lock, err, errlen)))
+        goto out_close;
     if ((status = rb_doc_init(&doc))) {
         snprintf(err, errlen, "report: out of memory");
         goto out_close;
@@ -365,6 +373,8 @@ int rb_report_store_write(const char *store, const char *out, int quiet, char *i
 out_free_doc:
     rb_doc_free(&doc);
 out_close:
+    rb_lock_release(lock);
+    rb_db_read_end(db);
     rb_db_close(db);
     json_decref(all);
     json_decref(machines);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/atomic_file.h"
 #include "harness/error.h"
 #include "harness/record.h"
 #include "harness/results.h"
@@ -209,31 +210,26 @@ int rb_run_append(struct rb_run *r, const json_t *rec)
     return 0;
 }
 
+struct table {
+    const json_t *records;
+    int (*writer)(const json_t *, FILE *);
+};
+
+static int render_table(void *arg, FILE *f)
+{
+    const struct table *t = arg;
+    return t->writer(t->records, f);
+}
+
 /* DIR/NAME from one of the TSV writers, replaced atomically. */
 static int write_table(const char *dir, const char *name, const json_t *records,
                        int (*writer)(const json_t *, FILE *), char *err, size_t errlen)
 {
     char path[PATH_MAX + 16];
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem;
-    int status;
+    struct table t = { records, writer };
 
-    if (!(mem = open_memstream(&text, &len))) {
-        snprintf(err, errlen, "out of memory");
-        return RB_ENOMEM;
-    }
-    status = writer(records, mem);
-    if (fclose(mem) != 0 && status == 0)
-        status = RB_ENOMEM;
-    if (status < 0)
-        snprintf(err, errlen, "%s: %s", name, rb_strerror(status));
-    else {
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        status = rb_write_file_atomic(path, text, err, errlen);
-    }
-    free(text);
-    return status;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return rb_atomic_print(path, render_table, &t, err, errlen);
 }
 
 int rb_run_write_tsv(const char *dir, char *err, size_t errlen)
@@ -264,56 +260,7 @@ void rb_run_close(struct rb_run *r)
     r->done = NULL;
 }
 
-/* The directory entry is synced too, so the rename itself survives a crash;
- * a file system that cannot sync a directory loses nothing else by it. */
 int rb_write_file_atomic(const char *path, const char *text, char *err, size_t errlen)
 {
-    char tmp[PATH_MAX + 16], dir[PATH_MAX];
-    size_t len = strlen(text), done = 0;
-    int fd, dfd, saved;
-    char *slash;
-
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return RB_EINVAL;
-    }
-    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        return RB_EIO;
-    }
-    errno = 0;
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            goto out_close_tmp;
-        done += (size_t)w;
-    }
-    if (fsync(fd) != 0)
-        goto out_close_tmp;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto out_close_tmp;
-    }
-    if (rename(tmp, path) != 0) {
-        fd = -1;
-        goto out_close_tmp;
-    }
-    snprintf(dir, sizeof dir, "%s", path);
-    slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    if ((dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY)) >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
-out_close_tmp:
-    saved = errno;
-    snprintf(err, errlen, "%s: %s", path, strerror(saved ? saved : EIO));
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    return RB_EIO;
+    return rb_atomic_write(path, text, strlen(text), err, errlen);
 }

@@ -5,6 +5,7 @@
 #define RB_RESULTS_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 #include "harness/ctx.h"
@@ -31,6 +32,14 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
  * whose reference is taken.  0, or RB_EIO / RB_ENOMEM with a message. */
 int rb_run_meta_set(struct rb_run *r, const char *key, json_t *value, char *err,
                     size_t errlen);
+/* The same for the run directory run_dir. */
+int rb_meta_set(const char *run_dir, const char *key, json_t *value, char *err,
+                size_t errlen);
+/* Add a session of the run to meta.json: {"start", "command", "seed"} to
+ * "sessions" and its seed to "seeds" (one per session).  0, RB_EIO or
+ * RB_ENOMEM with a message. */
+int rb_meta_add_session(const char *run_dir, int argc, char **argv, uint64_t seed, char *err,
+                        size_t errlen);
 /* hw.xml (hwloc export) and hardware.json (summary with devices). */
 int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen);
 int rb_run_has(const struct rb_run *r, const char *key);
@@ -40,7 +49,8 @@ int rb_run_append(struct rb_run *r, const json_t *rec);
 int rb_run_write_tsv(const char *dir, char *err, size_t errlen);
 void rb_run_close(struct rb_run *r);
 
-/* Write text to path through path.tmp and rename.  0 or RB_EIO. */
+/* Write text as the whole of path, through a temporary and a rename
+ * (harness/atomic_file.h).  0 or RB_EIO with "path: reason". */
 int rb_write_file_atomic(const char *path, const char *text, char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "harness/backend/backend.h"
 #include "harness/error.h"
-#include "harness/hw.h"
 #include "harness/registry.h"
 #include "harness/sweep.h"
 
@@ -118,17 +117,24 @@ static uint64_t case_seed(const struct rb_case *c, int nsizes)
     return splitmix(c->ctx->seed ^ h);
 }
 
-/* Host memory a case may take: 90% of the machine's, or RB_MEM_LIMIT_MB. */
-static unsigned long long memory_limit(void)
+int rb_case_fits(const struct rb_case *c, char *why, size_t len)
 {
-    const char *s = getenv("RB_MEM_LIMIT_MB");
-    char *end;
-    if (s && *s) {
-        unsigned long long mb = strtoull(s, &end, 10);
-        if (*end == '\0' && mb > 0)
-            return mb << 20;
-    }
-    return rb_hw_host_memory() / 10 * 9;
+    const struct rb_ctx *ctx = c->ctx;
+    unsigned long long need;
+
+    if (!c->v->footprint || !ctx->mem_limit
+        || (c->v->backend != RB_BACKEND_SERIAL && c->v->backend != RB_BACKEND_OMP)
+        || (need = c->v->footprint(c)) <= ctx->mem_limit)
+        return 1;
+    if (ctx->mem_limit_mb)
+        snprintf(why, len, "needs %.2f GiB of host memory, more than the %.2f GiB "
+                 "RB_MEM_LIMIT_MB=%llu allows", (double)need / (1 << 30),
+                 (double)ctx->mem_limit / (1 << 30), ctx->mem_limit_mb);
+    else
+        snprintf(why, len, "needs %.2f GiB of host memory, more than the %.2f GiB this host "
+                 "allows (90%% of its memory)", (double)need / (1 << 30),
+                 (double)ctx->mem_limit / (1 << 30));
+    return 0;
 }
 
 struct planner {
@@ -136,6 +142,8 @@ struct planner {
     size_t cap;
     size_t skipped;
     char first_skip[256];
+    size_t refused;                         /* planned, but too large for memory */
+    char first_refused[320];
     int unused[RB_BACKEND_COUNT];           /* variants left out per backend */
     char unused_why[RB_BACKEND_COUNT][256];
 };
@@ -197,7 +205,6 @@ static int expand(struct planner *pl, const struct rb_sweep_opts *o, struct rb_c
             return RB_EINVAL;
         }
     }
-    unsigned long long host_mem = memory_limit();
     for (;;) {
         struct rb_case c;
         memset(&c, 0, sizeof c);
@@ -226,14 +233,13 @@ static int expand(struct planner *pl, const struct rb_sweep_opts *o, struct rb_c
             snprintf(err + l, errlen - l, ": %s", c.msg);
             return RB_EINVAL;
         } else {
-            if (v->footprint && (v->backend == RB_BACKEND_SERIAL || v->backend == RB_BACKEND_OMP)
-                && host_mem && v->footprint(&c) > host_mem) {
+            char why[200];
+            /* Kept in the plan: it is recorded as refused when its turn comes. */
+            if (!rb_case_fits(&c, why, sizeof why) && pl->refused++ == 0) {
                 char label[160];
                 rb_case_label(&c, label, sizeof label);
-                snprintf(err, errlen, "%s needs %.2f GiB, more than the %.2f GiB this host allows",
-                         label, (double)v->footprint(&c) / (1 << 30),
-                         (double)host_mem / (1 << 30));
-                return RB_ENOMEM;
+                snprintf(pl->first_refused, sizeof pl->first_refused, "%.120s %.190s", label,
+                         why);
             }
             if (push(pl, &c))
                 return RB_ENOMEM;
@@ -301,12 +307,18 @@ int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx, struct rb_p
     } else if (!rc && out->n == 0 && pl.skipped) {
         snprintf(err, errlen, "no case left to run: %s", pl.first_skip);
         rc = RB_EINVAL;
+    } else if (!rc && out->n > 0 && pl.refused == out->n) {
+        snprintf(err, errlen, "no case fits in memory: %s", pl.first_refused);
+        rc = RB_ENOMEM;
     }
     for (int b = 0; b < RB_BACKEND_COUNT && !rc && !ctx->quiet; b++)
         if (pl.unused[b])
             fprintf(stderr, "reprobench: leaving out %d %s variant%s: %s\n", pl.unused[b],
                     rb_backend_name((enum rb_backend)b), pl.unused[b] == 1 ? "" : "s",
                     pl.unused_why[b]);
+    if (!rc && pl.refused && !ctx->quiet)
+        fprintf(stderr, "reprobench: %zu case%s will be recorded as skipped, too large for "
+                "memory, e.g. %s\n", pl.refused, pl.refused == 1 ? "" : "s", pl.first_refused);
     if (!rc && pl.skipped && !ctx->quiet)
         fprintf(stderr, "reprobench: %zu case%s left out because the parameters do not "
                 "combine, e.g. %s\n", pl.skipped, pl.skipped == 1 ? "" : "s", pl.first_skip);

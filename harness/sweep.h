@@ -41,6 +41,13 @@ int rb_sweep_plan(const struct rb_sweep_opts *o, struct rb_ctx *ctx,
                   struct rb_plan *out, char *err, size_t errlen);
 void rb_plan_free(struct rb_plan *p);
 
+/* Whether case c fits the host memory the run allows (c->ctx->mem_limit;
+ * CPU cases with a footprint only).  1, or 0 with the reason in why, which
+ * says whose limit it is: RB_MEM_LIMIT_MB's or 90% of the host's.  A plan
+ * keeps such cases; rb_case_execute records them as skipped at setup; a
+ * plan of nothing else is an error (RB_ENOMEM). */
+int rb_case_fits(const struct rb_case *c, char *why, size_t len);
+
 /* A stable key naming the case: "paper/algo/variant/backend/prec/n=256/...".
  * Used by resume and compare. */
 void rb_case_key(const struct rb_case *c, char *buf, size_t len);

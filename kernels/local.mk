@@ -34,3 +34,6 @@ EXTRA_DIST += %reldir%/opencl/sbo_train_select.cl %reldir%/opencl/sbo_train_gemm
 # The SBO training's kernels of CUDA and HIP (what both compile).
 EXTRA_DIST += %reldir%/cuda/sbo_train_select.cuh %reldir%/cuda/sbo_train_gemm.cuh \
 	%reldir%/cuda/sbo_train_svd.cuh %reldir%/cuda/sbo_train_polar.cuh
+# The Sammon stored form of CUDA and HIP: the distances' triangle, the
+# benchmark's step and the embedding's passes.
+EXTRA_DIST += %reldir%/cuda/sammon_stored.cuh %reldir%/opencl/sammon_stored.cl

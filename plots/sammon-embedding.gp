@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: MIT
 # A 2-D Sammon embedding (sammon-embed's TSV: x, y, label) as a scatter
 # plot coloured by class.  Not a records figure, so `reprobench plot` does
-# not run it; `make embeddings` does:
+# not run it; `make embeddings` and `sammon-embed --plot` do:
 #   gnuplot -e "in='iris.tsv'; out='iris'; name='iris'" sammon-embedding.gp
+# writes iris.png and iris.pdf; fmts='png' writes the PNG alone.
 if (!exists("in")) in = "embedding.tsv"
 if (!exists("out")) out = "embedding"
 if (!exists("name")) name = in
+if (!exists("fmts")) fmts = "png pdf"
 set datafile separator tab
 set datafile columnheaders
 
@@ -24,7 +26,7 @@ set key outside right top noenhanced title "class"
 set grid lc rgb "#eeeeee"
 set xlabel "Sammon coordinate 1"
 set ylabel "Sammon coordinate 2"
-do for [fmt in "png pdf"] {
+do for [fmt in fmts] {
     if (fmt eq "png") {
         set terminal pngcairo size 900,760 font ",11" noenhanced
     } else {

@@ -44,8 +44,8 @@ for line in open(sys.argv[1]):
     assert abs(w["intensity"] - w["flops"] / w["bytes"]) <= 1e-9 * w["intensity"]' \
     "$run/records.jsonl"
 tap_ok $? "every record carries its work, rates and intensity"
-head -n 1 "$run/records.tsv" | grep -q "	gflops	gbps	intensity$"
-tap_ok $? "records.tsv ends with the gflops, gbps and intensity columns"
+head -n 1 "$run/records.tsv" | grep -q "	gflops	gbps	intensity	energy_j	power_w	gflops_per_j	throttled$"
+tap_ok $? "records.tsv ends with the gflops, gbps and intensity columns, then the energy's"
 
 # The roofline script reads the run's ceilings.tsv for the backend named.
 if command -v gnuplot >/dev/null; then

@@ -76,8 +76,8 @@ for f in tsv md json; do
     "$RB_BIN" compare --no-plot --noise 2 --format $f "$a" "$slow" > "$tmp/out.$f" 2>"$tmp/err"
 done
 head -n 1 "$tmp/out.tsv" | tr '\t' ' ' > "$tmp/head.tsv"
-tap_ok $([ "$(grep -c 'slower$' "$tmp/out.tsv")" -eq 4 ] \
-         && grep -qx 'key label a_status b_status a_ms b_ms ratio ci_lo ci_hi verdict' \
+tap_ok $([ "$(grep -c "$(printf '\t')slower$(printf '\t')" "$tmp/out.tsv")" -eq 4 ] \
+         && grep -qx 'key label a_status b_status a_ms b_ms ratio ci_lo ci_hi verdict a_energy_j b_energy_j a_throttled b_throttled' \
                  "$tmp/head.tsv" \
          && [ "$(wc -l < "$tmp/out.tsv")" -eq 13 ]; echo $?) "--format tsv: header and 12 rows"
 tap_ok $(grep -q '^| case | A median ms | B median ms | B/A | 95% CI | verdict |$' \

@@ -3,12 +3,14 @@
 # The results store from the command line, on real runs: run imports at its
 # end (not with --no-db), db import is idempotent, history, compare --db and
 # report --db read the store; a corrupt, locked or newer store, a run cut
-# short and an unknown query field each give one clear line, the exit status
-# of bad input (2) or I/O (1), and leave the store's bytes as they were.
+# short or holding a case twice, a run being written and an unknown query
+# field each give one clear line, the exit status of bad input (2) or I/O
+# (1), and leave the store's bytes as they were; the store's options follow
+# the one rule for options (each at most once).
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
 tmp=$(mktemp -d) || exit 1
-lockpid=
-trap '[ -n "$lockpid" ] && kill "$lockpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+lockpid= busypid=
+trap 'for p in $lockpid $busypid; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
 if ! "$RB_BIN" db info --db "$tmp/none.db" 2>"$tmp/err" \
     && grep -q 'store was not built' "$tmp/err"; then
@@ -42,7 +44,7 @@ same_bytes() {   # same_bytes FILE COPY DESCRIPTION
     cmp -s "$1" "$2"; tap_ok $? "$3"
 }
 
-tap_plan 33
+tap_plan 46
 
 sweep "$tmp/results"; st1=$?
 grep -q "records into the store $store" "$tmp/run.err"; st2=$?
@@ -51,8 +53,8 @@ tap_ok $((st1 + st2 + $?)) "three runs, the first says it imported into the stor
 [ -f "$tmp/other/reprobench.db" ]; tap_ok $((! $?)) "--no-db writes no store"
 "$RB_BIN" db info --db "$store" >"$tmp/info"
 grep -q '(schema 2): 2 runs, 12 records, 1 machine$' "$tmp/info"
-tap_ok $? "the store has both runs, their 12 records and one machine"
-[ $? -eq 0 ] || tap_diag "$(cat "$tmp/info")"
+ok=$?; tap_ok $ok "the store has both runs, their 12 records and one machine"
+[ $ok -eq 0 ] || tap_diag "$(cat "$tmp/info")"
 runs=$(ls -d "$tmp"/results/2*)
 r1=$(basename "$(echo "$runs" | head -n 1)")
 r2=$(basename "$(echo "$runs" | tail -n 1)")
@@ -69,8 +71,9 @@ grep -q ': new run, 6 records added' "$tmp/out"; tap_ok $? "db import adds the -
 "$RB_BIN" history --db "$store" --variant sequential --n 16 --plot "$tmp/h.png" \
     >"$tmp/out" 2>"$tmp/err"
 tap_ok $? "history of one case"
-[ "$(grep -c '^  20[0-9-]*T' "$tmp/out")" = 3 ]; tap_ok $? "one row for each of the three runs"
-[ $? -eq 0 ] || tap_diag "$(cat "$tmp/out")"
+[ "$(grep -c '^  20[0-9-]*T' "$tmp/out")" = 3 ]; ok=$?
+tap_ok $ok "one row for each of the three runs"
+[ $ok -eq 0 ] || tap_diag "$(cat "$tmp/out")"
 head -n 1 "$tmp/out" | grep -q '^givens/forward/sequential serial f32 n=16 m=0$'
 tap_ok $? "under the series' name"
 [ -s "$tmp/h.png" ] && [ -s "$tmp/h.tsv" ]; tap_ok $? "its figure and table are written"
@@ -86,8 +89,8 @@ ok_status 2 "a selection of nothing" "$RB_BIN" history --db "$store" --paper nos
 # compare --db: two runs of the store by name, and bad queries.
 "$RB_BIN" compare --db "$store" --a "run=$r1" --b "run=$r2" >"$tmp/out" 2>"$tmp/err"
 tap_ok $? "compare --db of two runs"
-grep -q '^6 compared' "$tmp/out"; tap_ok $? "compares their six cases"
-[ $? -eq 0 ] || tap_diag "$(cat "$tmp/out" "$tmp/err")"
+grep -q '^6 compared' "$tmp/out"; ok=$?; tap_ok $ok "compares their six cases"
+[ $ok -eq 0 ] || tap_diag "$(cat "$tmp/out" "$tmp/err")"
 "$RB_BIN" compare --db "$store" --a "machine=1 run=$r1" --b "machine=1" >"$tmp/out" 2>&1
 grep -q '^B: .*\[machine=1\], the newest of each case in 3 runs (6 records)$' "$tmp/out"
 st=$?; tap_ok $st "a side of several runs takes each case's newest"
@@ -136,3 +139,46 @@ unset RB_DB_BUSY_MS
 last=$(ls -d "$tmp"/results/2* | tail -n 1)
 "$RB_BIN" db import --db "$store" "$last" >"$tmp/out" && grep -q 'new run, 6 records' "$tmp/out"
 tap_ok $? "its run is complete and imports once the lock is gone"
+
+# The store's options, one rule for all: each at most once.
+twice() {   # twice WHAT ARGS...: exit 2, one line saying the option is given twice
+    what=$1; shift
+    ok_status 2 "$what: given twice" "$RB_BIN" "$@"
+    grep -q 'given twice' "$tmp/err" || tap_diag "$(cat "$tmp/err")"
+}
+twice "run --db" run --db "$tmp/a.db" --db "$tmp/b.db" --dry-run
+twice "compare --a" compare --db "$store" --a "run=$r1" --a "run=$r2" --b "run=$r2"
+twice "report --db" report --db "$store" --db "$store"
+twice "history --paper" history --db "$store" --paper givens --paper sbo
+twice "db import --db" db import --db "$store" --db "$store" "$tmp/results/$r1"
+ok_status 2 "run --db and --no-db exclude each other" "$RB_BIN" run --paper givens \
+    --backend serial --dry-run --db "$store" --no-db
+
+# A run holding a case twice (two writers before it had a lock) is refused
+# whole, as report and compare refuse it.
+cp "$store" "$tmp/before.db"
+mkdir "$tmp/twice" && cp "$tmp/results/$r1"/*.json "$tmp/results/$r1/records.jsonl" "$tmp/twice/"
+sed -n 2p "$tmp/twice/records.jsonl" >>"$tmp/twice/records.jsonl"
+ok_status 2 "a run with a case recorded twice" "$RB_BIN" db import --db "$store" "$tmp/twice"
+grep -q 'records.jsonl:7: case .* is recorded twice (first at line 2)' "$tmp/err"
+tap_ok $? "is named, line by line"
+same_bytes "$store" "$tmp/before.db" "and not imported at all"
+
+# While a run writes, db import of it and a report into it are refused
+# (the run's own import at its end holds its lock already).
+RB_INJECT_DELAY='givens/*/*:40' "$RB_BIN" run --paper givens --backend serial --n 16,32 \
+    --prec f32 --min-samples 5 --min-time 0.01 --no-plot --no-ceilings --quiet \
+    --out "$tmp/busy" 2>"$tmp/busy.err" & busypid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q . "$tmp"/busy/*/.lock 2>/dev/null; do
+    sleep 0.05; i=$((i + 1))
+done
+busy=$(ls -d "$tmp"/busy/2*)
+ok_status 2 "db import of a run being written" "$RB_BIN" db import --db "$store" "$busy"
+grep -q "is in use by pid $busypid" "$tmp/err"; tap_ok $? "names the run's pid"
+ok_status 2 "report --db into a run being written" "$RB_BIN" report --db "$store" --out "$busy"
+wait "$busypid"; st=$?; busypid=
+"$RB_BIN" db info --db "$tmp/busy/reprobench.db" >"$tmp/info" 2>&1
+[ $st -eq 0 ] && grep -q '(schema 2): 1 runs, 6 records, 1 machine$' "$tmp/info"
+ok=$?; tap_ok $ok "the run itself ends well and imports under its own lock"
+[ $ok -eq 0 ] || tap_diag "status $st" "$(cat "$tmp/busy.err" "$tmp/info")"

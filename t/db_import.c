@@ -2,11 +2,13 @@
 /* Importing run directories into a real SQLite store: every field comes back
  * as it went in, a second import adds nothing, a grown run adds its new
  * records, machines are one per hardware, and a bad run (cut short,
- * malformed, a field of the wrong type) or a locked store changes nothing. */
+ * malformed, a field of the wrong type, a case recorded twice), a run a
+ * writer holds or a locked store changes nothing. */
 #include <unistd.h>
 
 #include "harness/db_priv.h"
 #include "harness/error.h"
+#include "harness/lock.h"
 #include "t/db_test.h"
 #include "t/tap.h"
 
@@ -66,6 +68,25 @@ static void check_roundtrip(struct rb_db *db)
     json_decref(want);
 }
 
+/* dir/records.jsonl with its first line replaced by line. */
+static void rewrite_first(const char *dir, const char *line)
+{
+    char path[600], *text, *rest;
+    size_t len;
+
+    snprintf(path, sizeof path, "%s/records.jsonl", dir);
+    text = dbt_slurp(path, &len);
+    rest = text ? memchr(text, '\n', len) : NULL;
+    if (!rest || dbt_write(path, line) != 0) {
+        tap_diag("could not rewrite %s", path);
+        free(text);
+        return;
+    }
+    text[len] = '\0';
+    dbt_append(dir, rest);
+    free(text);
+}
+
 static void check_import_twice(struct rb_db *db)
 {
     struct rb_db_import_stats st;
@@ -73,9 +94,9 @@ static void check_import_twice(struct rb_db *db)
     json_t *extra = dbt_record("roundrobin", "omp", 64, 5.0);
     char *line;
 
-    tap_ok(rb_db_import(db, run1, &st, err, sizeof err) == 0 && st.new_run && st.added == 3,
+    tap_ok(rb_db_import(db, run1, 0, &st, err, sizeof err) == 0 && st.new_run && st.added == 3,
            "a run's first import adds its records");
-    tap_ok(rb_db_import(db, run1, &st, err, sizeof err) == 0 && !st.new_run && st.added == 0
+    tap_ok(rb_db_import(db, run1, 0, &st, err, sizeof err) == 0 && !st.new_run && st.added == 0
            && st.replaced == 0 && st.unchanged == 3, "importing it again adds nothing");
     json_object_set_new(extra, "hostname", json_string("node7"));
     line = json_dumps(extra, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -83,20 +104,20 @@ static void check_import_twice(struct rb_db *db)
     dbt_append(run1, "\n");
     free(line);
     json_decref(extra);
-    tap_ok(rb_db_import(db, run1, &st, err, sizeof err) == 0 && st.added == 1
+    tap_ok(rb_db_import(db, run1, 0, &st, err, sizeof err) == 0 && st.added == 1
            && st.unchanged == 3, "a record appended since is added, alone");
     tap_ok(count(db, "SELECT count(*) FROM records") == 4, "four rows");
     check_roundtrip(db);
 
-    /* A later record of a key (a rerun of the case) replaces the first. */
+    /* The run's record of a key rewritten (the case measured again after
+     * its records were cut back) replaces the stored one. */
     extra = dbt_record("sequential", "serial", 16, 7.0);
     line = json_dumps(extra, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    dbt_append(run1, line);
-    dbt_append(run1, "\n");
+    rewrite_first(run1, line);
     free(line);
     json_decref(extra);
-    tap_ok(rb_db_import(db, run1, &st, err, sizeof err) == 0 && st.replaced == 1
-           && st.added == 0 && st.unchanged == 3, "a later record of a key replaces it");
+    tap_ok(rb_db_import(db, run1, 0, &st, err, sizeof err) == 0 && st.replaced == 1
+           && st.added == 0 && st.unchanged == 3, "a rewritten record of a key replaces it");
     tap_ok(count(db, "SELECT count(*) FROM records WHERE median = 7.0 * 1.05") == 1
            && count(db, "SELECT count(*) FROM records") == 4, "with the later numbers");
 }
@@ -113,7 +134,7 @@ static void check_refused(struct rb_db *db, const char *dir, const char *append,
 
     if (append)
         dbt_append(dir, append);
-    rc = rb_db_import(db, dir, &st, err, sizeof err);
+    rc = rb_db_import(db, dir, 0, &st, err, sizeof err);
     tap_ok(rc == RB_EINVAL && strstr(err, says), "%s: refused (%s)", what, err);
     tap_ok(dbt_same(store, before, len), "%s: the store is unchanged", what);
     free(before);
@@ -121,7 +142,7 @@ static void check_refused(struct rb_db *db, const char *dir, const char *append,
 
 static void check_bad_runs(struct rb_db *db)
 {
-    char dir[600];
+    char dir[600], *line;
     json_t *rec = dbt_record("sequential", "serial", 16, 1.0);
 
     snprintf(dir, sizeof dir, "%s/cut", top);
@@ -137,6 +158,17 @@ static void check_bad_runs(struct rb_db *db)
     dbt_run(dir, "h", "2026-12-01T11:00:02Z", "g1", dbt_hardware("h", 2, 1 << 30, 0),
             json_pack("[o]", rec));
     check_refused(db, dir, NULL, "\"paper\" is not a string", "a field of the wrong type");
+    /* Two writers on one run before it had a lock: refused as report and
+     * compare refuse it, not one of the two picked. */
+    snprintf(dir, sizeof dir, "%s/twice", top);
+    dbt_run(dir, "h", "2026-12-01T11:00:03Z", "g1", dbt_hardware("h", 2, 1 << 30, 0),
+            three_records(1.0));
+    rec = dbt_record("sequential", "serial", 16, 2.0);
+    line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    dbt_append(dir, line);
+    free(line);
+    json_decref(rec);
+    check_refused(db, dir, "\n", "recorded twice (first at line 1)", "a case recorded twice");
     snprintf(dir, sizeof dir, "%s/nometa", top);
     mkdir(dir, 0777);
     check_refused(db, dir, NULL, "not a run directory", "a folder without meta.json");
@@ -150,8 +182,8 @@ static void check_machines(struct rb_db *db)
 
     /* run2: the same hardware as run1 on another host, its memory reading
      * otherwise; run3: two GPUs besides. */
-    tap_ok(rb_db_import(db, run2, &st, err, sizeof err) == 0
-           && rb_db_import(db, run3, &st, err, sizeof err) == 0, "two more runs import");
+    tap_ok(rb_db_import(db, run2, 0, &st, err, sizeof err) == 0
+           && rb_db_import(db, run3, 0, &st, err, sizeof err) == 0, "two more runs import");
     rb_db_machines(db, &machines, err, sizeof err);
     tap_ok(json_array_size(machines) == 2, "two machines for three runs (%zu)",
            json_array_size(machines));
@@ -179,14 +211,45 @@ static void check_locked(struct rb_db *db)
     tap_ok(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK,
            "another connection holds the store's lock");
     before = dbt_slurp(store, &len);
-    rc = rb_db_import(db, dir, &st, err, sizeof err);
+    rc = rb_db_import(db, dir, 0, &st, err, sizeof err);
     tap_ok(rc == RB_EIO && strstr(err, "locked"), "an import then fails as locked (%s)", err);
     tap_ok(dbt_same(store, before, len), "and writes nothing");
     free(before);
     sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(other);
-    tap_ok(rb_db_import(db, dir, &st, err, sizeof err) == 0 && st.added == 3,
+    tap_ok(rb_db_import(db, dir, 0, &st, err, sizeof err) == 0 && st.added == 3,
            "once it is released the import goes through");
+}
+
+/* A run its writer holds (harness/lock.h) is refused, not read half-grown;
+ * the holder itself imports it (run's end); a reader writes nothing into
+ * the run directory, not even a lock file. */
+static void check_run_lock(struct rb_db *db)
+{
+    struct rb_db_import_stats st;
+    char err[512], dir[600], path[700];
+    size_t len;
+    char *before;
+    int fd, rc;
+
+    snprintf(path, sizeof path, "%s/.lock", run2);
+    tap_ok(access(path, F_OK) != 0, "an import leaves no lock file in the run");
+    snprintf(dir, sizeof dir, "%s/held", top);
+    dbt_run(dir, "h", "2026-12-02T10:00:00Z", "g2", dbt_hardware("h", 2, 1 << 30, 0),
+            three_records(1.0));
+    if (rb_lock_take(dir, &fd, err, sizeof err) != 0)
+        tap_diag("could not lock %s: %s", dir, err);
+    before = dbt_slurp(store, &len);
+    rc = rb_db_import(db, dir, 0, &st, err, sizeof err);
+    tap_ok(rc == RB_EINVAL && strstr(err, "is in use by pid"), "a run a writer holds is "
+           "refused (%s)", err);
+    tap_ok(dbt_same(store, before, len), "and the store is unchanged");
+    free(before);
+    tap_ok(rb_db_import(db, dir, RB_DB_IMPORT_LOCK_HELD, &st, err, sizeof err) == 0
+           && st.added == 3, "the lock's holder imports it");
+    rb_lock_release(fd);
+    tap_ok(rb_db_import(db, dir, 0, &st, err, sizeof err) == 0 && st.unchanged == 3,
+           "once it is released, so does anyone");
 }
 
 /* A run copied elsewhere is the same run. */
@@ -197,7 +260,7 @@ static void check_moved(struct rb_db *db)
 
     snprintf(dir, sizeof dir, "%s/moved", top);
     snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", run1, dir);
-    tap_ok(system(cmd) == 0 && rb_db_import(db, dir, &st, err, sizeof err) == 0 && !st.new_run
+    tap_ok(system(cmd) == 0 && rb_db_import(db, dir, 0, &st, err, sizeof err) == 0 && !st.new_run
            && st.added == 0, "a copy of a run in another folder is the same run");
     tap_ok(count(db, "SELECT count(*) FROM runs WHERE dir LIKE '%/moved'") == 1,
            "whose folder is now the copy's");
@@ -208,7 +271,7 @@ int main(void)
     struct rb_db *db = NULL;
     char err[512], cmd[600];
 
-    tap_plan(28);
+    tap_plan(35);
     setenv("RB_DB_BUSY_MS", "100", 1);
     if (!mkdtemp(top))
         return 1;
@@ -228,6 +291,7 @@ int main(void)
     check_bad_runs(db);
     check_machines(db);
     check_locked(db);
+    check_run_lock(db);
     check_moved(db);
 
     rb_db_close(db);

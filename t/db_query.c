@@ -80,7 +80,7 @@ static void check_select(void)
                 json_pack("[o, o, o]", dbt_record("sequential", "serial", 16, 1.0 + i),
                           dbt_record("roundrobin", "omp", 16, 2.0 + i),
                           dbt_record("roundrobin", "omp", 32, 3.0 + i)));
-        ok &= rb_db_import(db, dir, &st, err, sizeof err) == 0;
+        ok &= rb_db_import(db, dir, 0, &st, err, sizeof err) == 0;
     }
     tap_ok(ok, "three runs imported");
     tap_is((long long)selected(db, ""), 9, "an empty query selects everything");

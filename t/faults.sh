@@ -166,9 +166,7 @@ tap_ok $([ "$st" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
 # is the fewest records whose bytes exceed each of those (record sizes follow
 # the samples taken); 24 records outweigh the hwloc topology of a host with
 # a GPU and 16 cores (26 kB), which 6 did not.
-serial full
-"$RB_BIN" run --resume "$run" --prec f32 --min-samples 2 --min-time 0.001 --no-plot --quiet \
-    --paper givens --backend serial --n 16:23 --m 0 >/dev/null 2>&1
+sweep full --paper givens --backend serial --n 16:23 --m 0
 unit=$( (ulimit -f 1; trap '' XFSZ; head -c 4096 /dev/zero > "$tmp/unit") 2>/dev/null; \
         wc -c < "$tmp/unit")
 largest=$(ls -l "$run" \

@@ -74,6 +74,10 @@ check_PROGRAMS += t/sammon_opencl
 TESTS += t/sammon_opencl
 t_sammon_opencl_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sammon_opencl_SOURCES = t/sammon_opencl.c t/opencl_test.h
+check_PROGRAMS += t/sammon_opencl_stored
+TESTS += t/sammon_opencl_stored
+t_sammon_opencl_stored_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+t_sammon_opencl_stored_SOURCES = t/sammon_opencl_stored.c t/opencl_test.h
 endif RB_HAVE_OPENCL
 # The CUDA and HIP Sammon variants: one driver (t/sammon_gpu_test.h).
 if RB_HAVE_CUDA
@@ -98,6 +102,26 @@ TESTS += t/sammon_omp
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
+# The embedding engines of the devices against the fp64 one
+# (t/sammon_engine_test.h): OpenCL on whatever device is there (PoCL in
+# CI), CUDA and HIP on a device (skipped without).
+if RB_HAVE_OPENCL
+check_PROGRAMS += t/sammon_engine_opencl
+TESTS += t/sammon_engine_opencl
+t_sammon_engine_opencl_SOURCES = t/sammon_engine_opencl.c t/sammon_engine_test.h
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+check_PROGRAMS += t/sammon_engine_cuda
+TESTS += t/sammon_engine_cuda
+t_sammon_engine_cuda_SOURCES = t/sammon_engine_cuda.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_cuda_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+check_PROGRAMS += t/sammon_engine_hip
+TESTS += t/sammon_engine_hip
+t_sammon_engine_hip_SOURCES = t/sammon_engine_hip.c t/sammon_engine_test.h
+nodist_EXTRA_t_sammon_engine_hip_SOURCES = build-aux/link-cxx.cxx
+endif RB_HAVE_HIP
 # Run comparison: the bootstrap and verdict on synthetic samples, and the
 # compare command on real and injected-delay runs.
 check_PROGRAMS += t/compare_bootstrap
@@ -209,6 +233,13 @@ TESTS += t/sammon_kernels_host
 t_sammon_kernels_host_SOURCES = t/sammon_kernels_host.cc t/gpu_emu.h
 t_sammon_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sammon_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The stored form's kernels (fill, the benchmark's step, the embedding's
+# passes) on the CPU the same way.
+check_PROGRAMS += t/sammon_stored_host
+TESTS += t/sammon_stored_host
+t_sammon_stored_host_SOURCES = t/sammon_stored_host.cc t/gpu_emu.h
+t_sammon_stored_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+t_sammon_stored_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 # The SBO training on the OpenCL device: its kernels against the CPU, and
 # whole trainings against sbo_train.
 if RB_HAVE_BLAS
@@ -275,6 +306,43 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# Output under a file-size limit: whole files or a named failure, never a
+# kill by SIGXFSZ (harness/atomic_file.c and every writer on it).
+check_PROGRAMS += t/atomic_file
+TESTS += t/atomic_file t/cli_fsize.sh
+EXTRA_DIST += t/cli_fsize.sh
+# A run's session: its stored plan and --resume, the run directory's lock,
+# signals before the first case, memory refused per case, the environment's
+# values, one rule for options, OpenCL build messages in the user's file.
+RB_SESSION_TESTS = t/cli_resume.sh t/cli_lock.sh t/cli_signal.sh t/cli_memory.sh \
+	t/cli_env.sh t/cli_options.sh t/cli_cl_line.sh
+TESTS += $(RB_SESSION_TESTS)
+EXTRA_DIST += $(RB_SESSION_TESTS)
+# compare on ratios that are not finite numbers.
+TESTS += t/cli_compare_nonfinite.sh
+EXTRA_DIST += t/cli_compare_nonfinite.sh
+# What make bench shows: three sizes per series in the default plan, the
+# figures a run cannot draw named in its report, both counts of memory.
+TESTS += t/cli_defaults.sh t/report_not_drawn.sh
+EXTRA_DIST += t/cli_defaults.sh t/report_not_drawn.sh
+# Clocks, power and throttling without a GPU: a fake NVML (t/libfake_nvml.so,
+# loaded through RB_NVML_LIBRARY) drives the NVML observer through normal,
+# throttled and failing sequences; the CPU observer reads a sysfs tree of the
+# test's own; the CLI test runs sweeps under the fake and compares and
+# reports them.  No libtool: the library is a program linked -shared.
+check_PROGRAMS += t/libfake_nvml.so t/nvml_observer t/cpu_power
+t_libfake_nvml_so_SOURCES = t/fake_nvml.c
+t_libfake_nvml_so_CFLAGS = -std=gnu11 -fPIC $(RB_WARN_CFLAGS)
+t_libfake_nvml_so_LDFLAGS = -shared
+t_libfake_nvml_so_LDADD =
+t_nvml_observer_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DRB_FAKE_NVML_PATH='"$(abs_top_builddir)/t/libfake_nvml.so"'
+TESTS += t/nvml_observer t/cpu_power t/cli_energy.sh
+EXTRA_DIST += t/cli_energy.sh
+# sbo-learn --backend cuda and hip on the first device (skipped without the
+# backend or a device): t/sbo_learn_gpu.sh's checks, as the OpenCL one's.
+TESTS += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh
+EXTRA_DIST += t/sbo_learn_cuda.sh t/sbo_learn_hip.sh t/sbo_learn_gpu.sh t/sbo_learn_lib.sh
 # A one-node Slurm, where one runs (build-aux/slurm-local.sh starts one; CI
 # does): a job array and a job depending on it.  Skipped without one.
 TESTS += t/slurm_smoke.sh

@@ -51,7 +51,8 @@ st=$?
 tap_ok $st "reprobench plot succeeds"
 [ $st -eq 0 ] || tap_diag "$(cat "$tmp/err")"
 tab=$(printf '\t')
-tail_cols="${tab}speedup${tab}gflops${tab}gbps${tab}intensity"
+tail_cols="${tab}speedup${tab}gflops${tab}gbps${tab}intensity${tab}energy_j${tab}power_w"
+tail_cols="${tail_cols}${tab}gflops_per_j${tab}throttled"
 head -n 1 "$tmp/run/records.tsv" | grep -q "${tab}threads$tab.*$tail_cols\$"
 tap_ok $? \
     "records.tsv regenerated with the threads and speedup columns"

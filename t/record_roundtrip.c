@@ -50,8 +50,8 @@ static const struct rb_variant counted = {
 static const char *const key_order[] = {
     "schema", "key", "paper", "algo", "variant", "backend", "prec", "device", "baseline",
     "sizes", "tunables", "seed", "status", "stage", "message", "timer", "samples_ms",
-    "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify", "metrics", "work",
-    "time",
+    "throttled_samples", "stats", "truncated", "transfer_ms", "build_ms", "occupancy", "verify",
+    "metrics", "work", "gpu", "cpu", "time",
 };
 
 static uint64_t rng;
@@ -92,6 +92,81 @@ static int keys_in_order(const json_t *rec)
         i++;
     }
     return i == sizeof key_order / sizeof *key_order;
+}
+
+static double num(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+/* The observation's fields in a record, and rb_record_energy's reading of
+ * them: the GPU's when watched, else the packages' for a CPU case. */
+static void check_energy(const struct rb_case *c, const struct rb_measurement *m0)
+{
+    unsigned char marks[7] = { 0, 1, 0, 0, 1, 0, 0 };
+    struct rb_measurement m = *m0;
+    struct rb_gpu_watch *g = &m.obs.gpu;
+    struct rb_rec_energy e;
+
+    m.obs.window_s = 2.0;
+    m.obs.throttled = marks;
+    m.obs.cap = 7;
+    m.obs.nthrottled = 2;
+    g->available = 1;
+    snprintf(g->source, sizeof g->source, "nvml");
+    snprintf(g->pci_bus_id, sizeof g->pci_bus_id, "0000:19:00.0");
+    g->sm_start = 1980;
+    g->sm_end = g->sm_min = 1500;
+    g->mem_start = g->mem_end = 2619;
+    g->temp_start = 40;
+    g->temp_end = -1;
+    g->energy_j = 800;
+    g->energy_method = "energy-counter";
+    g->threshold = 0.9;
+    g->reasons = 0x4;
+    snprintf(g->throttle_reason, sizeof g->throttle_reason, "sample 1: SM clock low");
+    m.obs.cpu.energy_available = 1;
+    m.obs.cpu.energy_j = 100;
+    snprintf(m.obs.cpu.zones, sizeof m.obs.cpu.zones, "package-0");
+    snprintf(m.obs.cpu.governor, sizeof m.obs.cpu.governor, "performance");
+    json_t *r = rb_record_json(c, &(struct rb_outcome){ .status = "ok", .message = "", .m = &m });
+    json_t *gj = json_object_get(r, "gpu"), *cj = json_object_get(r, "cpu");
+    json_t *ts = json_object_get(r, "throttled_samples");
+    tap_ok(num(gj, "power_w") == 400 && num(gj, "energy_j") == 800
+           && num(gj, "energy_per_run_j") == 800.0 / 7
+           && num(json_object_get(gj, "sm_mhz"), "min") == 1500
+           && json_is_null(json_object_get(json_object_get(gj, "temp_c"), "end"))
+           && !strcmp(json_string_value(json_object_get(gj, "energy_method")),
+                      "energy-counter"),
+           "gpu: power over the window, energy per sample, clocks, unknowns null");
+    tap_ok(json_is_true(json_object_get(gj, "throttled"))
+           && !strcmp(json_string_value(json_array_get(json_object_get(gj, "throttle_reasons"),
+                                                       0)), "sw_power_cap")
+           && json_array_size(ts) == 2 && json_integer_value(json_array_get(ts, 0)) == 1
+           && json_integer_value(json_array_get(ts, 1)) == 4
+           && json_integer_value(json_object_get(json_object_get(r, "stats"), "throttled")) == 2,
+           "throttled: the flag, the reasons, the samples marked and counted");
+    tap_ok(!strcmp(json_string_value(json_object_get(cj, "governor")), "performance")
+           && num(json_object_get(cj, "energy"), "power_w") == 50
+           && json_is_null(json_object_get(cj, "governor_reason")),
+           "cpu: governor and package power");
+    rb_record_energy(r, &e);
+    tap_ok(e.joules == 800.0 / 7 && e.watts == 400
+           && e.throttled == 1 && !strcmp(e.source, "nvml") && e.sm_end == 1500,
+           "rb_record_energy: the GPU's when one was watched");
+    json_decref(r);
+    g->available = 0;
+    r = rb_record_json(c, &(struct rb_outcome){ .status = "ok", .message = "", .m = &m });
+    rb_record_energy(r, &e);
+    tap_ok(e.watts == 50 && !strcmp(e.source, "rapl") && e.throttled == -1,
+           "else the packages' for a CPU case");
+    json_object_del(r, "gpu");
+    json_object_del(r, "cpu");
+    json_object_set_new(r, "schema", json_integer(1));
+    rb_record_energy(r, &e);
+    tap_ok(isnan(e.joules) && e.why && strstr(e.why, "schema 1"),
+           "a schema 1 record: no energy, and why (%s)", e.why ? e.why : "");
+    json_decref(r);
 }
 
 static int write_text(const char *path, const char *text)
@@ -148,7 +223,7 @@ int main(void)
     double samples[7];
 
     rng = (uint64_t)time(NULL) | 1;
-    tap_plan(46);
+    tap_plan(55);
     tap_diag("seed %llu", (unsigned long long)rng);
     if (!mkdtemp(dir))
         tap_skip_all("cannot create a temporary directory");
@@ -209,7 +284,7 @@ int main(void)
     tap_ok(strcmp(got, "givens/forward/fake/omp/f32/n=256/m=0/threads=4") == 0,
            "the key names sizes then tunables");
     tap_is(rb_record_key(a, got, 8), RB_EINVAL, "a short buffer is RB_EINVAL");
-    tap_is(json_integer_value(json_object_get(a, "schema")), 1, "schema 1");
+    tap_is(json_integer_value(json_object_get(a, "schema")), 2, "schema 2");
     tap_is(json_integer_value(json_object_get(json_object_get(a, "sizes"), "n")), 256, "sizes.n");
     tap_is(json_integer_value(json_object_get(json_object_get(a, "tunables"), "threads")), 4,
            "tunables.threads");
@@ -272,6 +347,10 @@ int main(void)
                "work: flops, bytes, rates at the median time, intensity");
         json_decref(r4);
     }
+    check_energy(&c1, &m);
+    tap_ok(json_is_null(json_object_get(b, "gpu")) && json_is_null(json_object_get(b, "cpu"))
+           && json_array_size(json_object_get(b, "throttled_samples")) == 0,
+           "unmeasured: gpu and cpu null, no throttled samples");
     tap_ok(json_is_null(json_object_get(b, "stats")) && json_is_null(json_object_get(b, "verify"))
            && json_array_size(json_object_get(b, "samples_ms")) == 0
            && json_is_null(json_object_get(b, "timer")), "unmeasured: stats, verify, timer null");
@@ -303,9 +382,17 @@ int main(void)
                "a garbage line is an error");
         tap_ok(strstr(err, "bad.jsonl:2:") != NULL, "naming its line (%s)", err);
         tap_ok(all == NULL, "and returns no records");
-        snprintf(text, sizeof text, "%s\n{\"schema\":2,\"key\":\"x\"}\n", l1);
+        snprintf(text, sizeof text, "%s\n{\"schema\":1,\"key\":\"old\"}\n", l1);
         write_text(bad, text);
-        tap_is(rb_records_load(bad, &all, err, sizeof err), RB_EINVAL, "schema 2 is refused");
+        tap_ok(rb_records_load(bad, &all, err, sizeof err) == 0 && json_array_size(all) == 2,
+               "a schema 1 record is still read");
+        json_decref(all);
+        snprintf(text, sizeof text, "%s\n{\"schema\":0,\"key\":\"x\"}\n", l1);
+        write_text(bad, text);
+        tap_is(rb_records_load(bad, &all, err, sizeof err), RB_EINVAL, "schema 0 is refused");
+        snprintf(text, sizeof text, "%s\n{\"schema\":3,\"key\":\"x\"}\n", l1);
+        write_text(bad, text);
+        tap_is(rb_records_load(bad, &all, err, sizeof err), RB_EINVAL, "schema 3 is refused");
         tap_ok(strstr(err, ":2:") != NULL, "at its line (%s)", err);
         snprintf(text, sizeof text, "%s\n\n%s\n", l1, l2);
         write_text(bad, text);

@@ -42,7 +42,8 @@ static const struct rb_variant fast = {
 
 static const char header[] = "key\tpaper\talgo\tvariant\tbackend\tprec\tdevice\tbaseline\t"
     "status\tn\tm\tthreads\tmedian_ms\tmin_ms\tmean_ms\tstddev_ms\tp10_ms\tp90_ms\tsamples\t"
-    "verify_pass\tverify_error\toccupancy\tspeedup\tgflops\tgbps\tintensity\n";
+    "verify_pass\tverify_error\toccupancy\tspeedup\tgflops\tgbps\tintensity\t"
+    "energy_j\tpower_w\tgflops_per_j\tthrottled\n";
 
 /* Append one record of variant v at size n whose samples all equal ms
  * (ms < 0: a failed case, unmeasured). */
@@ -102,8 +103,8 @@ static char *read_all(const char *path)
     return buf;
 }
 
-/* The speedup column (the fourth from the end, before the roofline's three)
- * of the row whose first column is key. */
+/* The speedup column (the eighth from the end, before the roofline's three
+ * and the energy's four) of the row whose first column is key. */
 static double speedup_of(const char *tsv, const char *key)
 {
     size_t klen = strlen(key);
@@ -111,7 +112,7 @@ static double speedup_of(const char *tsv, const char *key)
     for (const char *line = tsv; line && *line; line = strchr(line, '\n') + 1) {
         if (strncmp(line, key, klen) == 0 && line[klen] == '\t') {
             const char *end = strchr(line, '\n'), *tab = end;
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 8; k++) {
                 if (k)
                     tab--;
                 while (tab > line && tab[-1] != '\t')

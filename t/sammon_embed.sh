@@ -1,7 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # sammon-embed: duplicates refused with one line naming the rows (exit 2),
-# --dedup maps the 149 unique iris rows to a TSV, bad options exit 2.
+# --dedup maps the 149 unique iris rows to a TSV, bad options exit 2;
+# distances that would overflow are refused with the reason, a map whose
+# stress is not finite is never written (exit 1), and an unusable --out is
+# refused before the work (exit 2); generated data, the backends, the
+# progress and timing lines and the PNG.
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
 bin=$(dirname "$RB_BIN")/sammon-embed
 [ -x "$bin" ] || tap_skip_all "no sammon-embed next to $RB_BIN"
@@ -23,7 +27,7 @@ expect_error() {
     fi
 }
 
-tap_plan 16
+tap_plan 38
 tap_diag "no random data: iris with the PCA start"
 expect_error "duplicates without --dedup" --data iris
 want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
@@ -57,3 +61,80 @@ expect_error "option without value" --data iris --out
 expect_error "missing file" --data "$tmp/none.csv"
 printf '1,2,0\n3,x,1\n' > "$tmp/bad.csv"
 expect_error "malformed CSV" --data "$tmp/bad.csv"
+
+# Distances that overflow double precision: refused before any start is
+# computed, whichever start is asked for, and nothing is written.
+printf '1,2,3,0\n1e308,5,6,1\n7,8,9,1\n2,2,2,0\n' > "$tmp/huge.csv"
+for init in random pca cmdscale; do
+    expect_error "overflowing distances refused (--init $init)" --data "$tmp/huge.csv" \
+        --init "$init" --out "$tmp/huge.tsv"
+    grep -q 'overflow double precision' "$tmp/err" && [ ! -e "$tmp/huge.tsv" ] \
+        && [ ! -e "$tmp/huge.tsv.tmp" ]
+    tap_ok $? "the line says the distances overflow (--init $init); no TSV"
+done
+
+# Two distinct points whose distance underflows to 0: the stress is NaN, so
+# exit 1 with the reason, nothing at --out or on stdout.
+printf '0,0,0,0\n1e-200,0,0,1\n5,5,1,1\n3,1,1,0\n' > "$tmp/tiny.csv"
+"$bin" --data "$tmp/tiny.csv" --out "$tmp/tiny.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+[ "$st" -eq 1 ] && tail -n 1 "$tmp/err" | grep -q '^sammon-embed: .*stress is NaN.*nothing written' \
+    && [ ! -e "$tmp/tiny.tsv" ] && [ ! -e "$tmp/tiny.tsv.tmp" ] && [ ! -s "$tmp/out" ]
+tap_ok $? "a NaN stress: exit 1, the reason, nothing written"
+tap_diag "status $st, last line: $(tail -n 1 "$tmp/err")"
+"$bin" --data "$tmp/tiny.csv" >"$tmp/out" 2>/dev/null; st=$?
+[ "$st" -eq 1 ] && [ ! -s "$tmp/out" ]
+tap_ok $? "a NaN stress without --out: exit 1, nothing on stdout"
+
+# An unusable --out is found before the work: one line, no progress.
+expect_error "--out in a missing folder, before the work" --data iris --dedup \
+    --out "$tmp/none/iris.tsv"
+expect_error "--out naming a folder, before the work" --data iris --dedup --out "$tmp"
+
+# Generated data: seeded, repeatable, N rows; a bad spec is bad input.
+"$bin" --data random:200x8 --seed 3 --backend serial --rule gd --iters 20 \
+    --out "$tmp/r1.tsv" 2>"$tmp/log" \
+    && "$bin" --data random:200x8 --seed 3 --backend serial --rule gd --max-iter 20 \
+    --out "$tmp/r2.tsv" 2>/dev/null
+tap_ok $? "--data random:200x8 runs (--iters and --max-iter)"
+[ "$(wc -l < "$tmp/r1.tsv")" -eq 201 ] && cmp -s "$tmp/r1.tsv" "$tmp/r2.tsv"
+tap_ok $? "200 rows, the same for the same seed"
+grep -q "rule gd, backend serial (the host, 1 thread" "$tmp/log"
+tap_ok $? "the header line names the backend and its device"
+grep -q "^iteration   10: stress [0-9.]*, [0-9.]* s elapsed, ETA [0-9.]* s$" "$tmp/log"
+tap_ok $? "progress: iteration, stress, elapsed, ETA"
+grep -q "^time: data [0-9.]* s, start [0-9.]* s, setup [0-9.]* s, 20 iterations [0-9.]* s" \
+    "$tmp/log" && tail -n 1 "$tmp/log" | grep -q "^stress .* after 20 iterations"
+tap_ok $? "a time line, then the stress line last"
+expect_error "a malformed random spec" --data random:1x8
+expect_error "an unknown backend" --data iris --dedup --backend gpu
+"$bin" --data iris --dedup --iters 2 --out "$tmp/d.tsv" 2>"$tmp/log"
+grep -q "backend omp\|backend cuda\|backend hip\|backend opencl" "$tmp/log"
+tap_ok $? "the default backend: a GPU's, else omp"
+
+# OpenCL (PoCL here): the float map of iris ends at the fp64 stress to the
+# digits printed (t/sammon_engine_opencl compares them within the bound).
+if "$bin" --data iris --dedup --backend opencl --out "$tmp/cl.tsv" 2>"$tmp/log"; then
+    tail -n 1 "$tmp/log" | grep -q "^stress 0.0039598 after" \
+        && grep -q "backend opencl (.*stored 1/d\*" "$tmp/log"
+    tap_ok $? "--backend opencl: iris to E = 0.0039598 from the stored distances"
+elif grep -q "built without it\|no OpenCL\|OpenCL device" "$tmp/log"; then
+    tap_skip "--backend opencl: $(tail -n 1 "$tmp/log")"
+else
+    tap_ok 1 "--backend opencl"
+    tap_diag "$(cat "$tmp/log")"
+fi
+
+# --plot: a PNG through gnuplot, nothing left beside it.
+if command -v gnuplot >/dev/null 2>&1; then
+    "$bin" --data iris --dedup --iters 5 --plot "$tmp/map.png" >/dev/null 2>"$tmp/log"
+    [ "$(head -c 4 "$tmp/map.png" | od -An -c | tr -d ' ')" = "211PNG" ] \
+        && [ "$(ls "$tmp" | grep -c 'map\.png\.')" -eq 0 ]
+    tap_ok $? "--plot writes a PNG and leaves no temporary file"
+    grep -q "^wrote $tmp/map.png$" "$tmp/log"
+    tap_ok $? "--plot says what it wrote"
+else
+    tap_skip "--plot: no gnuplot here"
+    tap_skip "--plot: no gnuplot here"
+fi
+expect_error "--plot in a missing folder, before the work" --data iris --dedup \
+    --plot "$tmp/none/map.png"

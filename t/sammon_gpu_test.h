@@ -4,7 +4,8 @@
  * the test defines first, through the harness's life cycle on a device, in
  * f32 and f64, at each block (16, 64, 256, 1024) or tile (32, 64, 128) and
  * at sizes that leave partial blocks and tiles (odd N, N below a block, n
- * off the vector width, iters 1 and 3): the poisoned output fails verify;
+ * off the vector width, iters 1 and 3; the stored variant with precompute 0
+ * and 1 on alternate sizes): the poisoned output fails verify;
  * two runs (each restarting from y0) verify against the fp64 reference with
  * a device time; teardown twice; refusals carry a reason; the runtime knows
  * the kernels' occupancy. */
@@ -70,6 +71,9 @@ static void make_case(struct rb_case *c, const struct rb_variant *v, struct rb_c
     c->params[c->nparams++] = (struct rb_param){ "outdim", z->m };
     c->params[c->nparams++] = (struct rb_param){ "iters", z->iters };
     c->params[c->nparams++] = (struct rb_param){ tunable, value };
+    for (const struct rb_axis *a = v->tunables; a && a->name; a++)
+        if (strcmp(a->name, "precompute") == 0)
+            c->params[c->nparams++] = (struct rb_param){ "precompute", (z - sizes) % 2 };
 }
 
 static void case_label(const struct rb_case *c, char *buf, size_t len)
@@ -141,14 +145,16 @@ static const struct rb_variant *find(const char *name)
 }
 
 /* One result: the runtime describes every kernel of the variant's run
- * (one for the standard ones, the pair kernel and the update otherwise). */
+ * (one for the standard ones, the pair kernel and the update otherwise, and
+ * the fill before them for stored with precompute 1). */
 static void occupancy_known(const struct rb_variant *v, struct rb_ctx *ctx, uint64_t seed)
 {
     const char *tunable;
     const long long *vals;
     struct rb_case c;
     struct rb_occ occ;
-    int want = strncmp(v->name, "standard", 8) == 0 ? 1 : 2;
+    /* stored at sizes[3] takes precompute 1: the fill is in the region too. */
+    int want = strncmp(v->name, "standard", 8) == 0 ? 1 : strcmp(v->name, "stored") == 0 ? 3 : 2;
     tunable_values(v, &tunable, &vals);
     memset(&occ, 0, sizeof occ);
     make_case(&c, v, ctx, RB_PREC_F32, &sizes[3], tunable, vals[1], seed);
@@ -189,16 +195,19 @@ static uint64_t test_start(struct rb_ctx *ctx, int (*available)(struct rb_ctx *,
 
 static const char *const names[] = {
     "standard-flat", "standard-transposed", "modified-flat", "modified-transposed", "tiled",
-    "tiled-symmetric",
+    "tiled-symmetric", "stored",
 };
 #define NNAMES ((int)(sizeof names / sizeof *names))
 
-/* The whole test: the six variants registered, each one's sweep and
+/* The whole test: the seven variants registered, each one's sweep and
  * occupancy, the tiled kernels' refusals. */
 static void test_all(struct rb_ctx *ctx, uint64_t seed, const char *backend)
 {
-    const struct rb_variant *v, *tiled[] = { find("tiled"), find("tiled-symmetric") };
-    int planned = 1 + (tiled[0] ? 2 : 0) + (tiled[1] ? 2 : 0), nv = 0, named = 0;
+    const struct rb_variant *v, *tiled[] = { find("tiled"), find("tiled-symmetric"),
+                                             find("stored") };
+    int planned = 1, nv = 0, named = 0;
+    for (int k = 0; k < 3; k++)
+        planned += tiled[k] ? 2 : 0;
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (is_tested(v)) {
             nv++;
@@ -210,13 +219,13 @@ static void test_all(struct rb_ctx *ctx, uint64_t seed, const char *backend)
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     tap_ok(nv == NNAMES && named == NNAMES, "%d %s Sammon variants registered, the paper's "
-           "four and the tiled two", nv, backend);
+           "four, the tiled two and stored", nv, backend);
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (is_tested(v)) {
             sweep(v, ctx, seed, 1);
             occupancy_known(v, ctx, seed);
         }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         if (tiled[k]) {
             refused(tiled[k], ctx, RB_PREC_F64, 128, "tile=128 in f64");
             refused(tiled[k], ctx, RB_PREC_F32, 48, "tile=48");

@@ -3,8 +3,10 @@
 # sbo-learn: a small training writes rmse.tsv (its columns, one row per pass,
 # the RMSE non-increasing by block count), atoms.pgm (read back by the
 # project's PGM reader at the layout's size) and summary.txt; the fp64
-# trainer lands within 3% of the float one; bad input exits 2 with one line.
+# trainer lands within 3% of the float one; bad input, an unusable --out
+# among it, exits 2 with one line before any work, leaving no --out folder.
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
+. "$RB_TOP_SRCDIR/t/sbo_learn_lib.sh"
 bin=$(dirname "$RB_BIN")/sbo-learn
 info=$(dirname "$RB_BIN")/t/pgm_info
 [ -x "$bin" ] || tap_skip_all "no sbo-learn next to $RB_BIN (needs BLAS and OpenMP)"
@@ -15,25 +17,7 @@ cd "$tmp" || exit 1
 camera="$RB_TOP_SRCDIR/datasets/camera.pgm"
 seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 
-# expect_error DESCRIPTION ARGS...: exit 2, one line on stderr, no files.
-expect_error() {
-    what=$1; shift
-    rm -rf "$tmp/bad"
-    "$bin" --out "$tmp/bad" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
-    lines=$(wc -l < "$tmp/err")
-    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^sbo-learn: ' "$tmp/err" \
-        && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/bad/rmse.tsv" ]; then
-        tap_ok 0 "$what: $(cat "$tmp/err")"
-    else
-        tap_ok 1 "$what"
-        tap_diag "status $st, stderr:" "$(cat "$tmp/err")"
-    fi
-}
-
-# field FILE KEY: the value of KEY in a summary.txt.
-field() { awk -F '\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
-
-tap_plan 22
+tap_plan 24
 tap_diag "seed $seed: 2000 random sliding patches of camera.pgm, 3 blocks"
 "$bin" --image "$camera" --patches 2000 --blocks 3 --seed "$seed" --out "$tmp/run" \
     2>"$tmp/log"
@@ -94,5 +78,12 @@ expect_error "truncated PGM" --image "$tmp/short.pgm"
 printf 'P2 4 4 9\n0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5\n' > "$tmp/tiny.pgm"
 expect_error "image smaller than a patch" --image "$tmp/tiny.pgm"
 expect_error "missing image" --image "$tmp/none.pgm"
-expect_error "unknown backend" --image "$camera" --backend cuda
+expect_error "unknown backend" --image "$camera" --backend fpga
 expect_error "option without value" --image "$camera" --patches
+# --out is checked before the work: a file of that name is one line and
+# exit status 2 at once, not a failed write after the training, and the
+# file is left as it was.
+printf 'keep\n' > "$tmp/plain"
+expect_error "--out names a file" --image "$camera" --patches 2000 --blocks 3 --out "$tmp/plain"
+[ "$(cat "$tmp/plain")" = keep ]
+tap_ok $? "--out names a file: the file is untouched"

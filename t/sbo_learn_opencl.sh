@@ -3,8 +3,11 @@
 # sbo-learn --backend opencl on the first OpenCL device (PoCL here): the same
 # files and rows as the omp trainer, the device and what train_seconds holds
 # in summary.txt, a final RMSE within 3% of omp's on the same patches, both
-# block updates (polar, jacobi); a bad device index or switch exits 2.
+# block updates (polar, jacobi); a bad device index or switch exits 2
+# (t/sbo_learn_lib.sh's checks).
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
+. "$RB_TOP_SRCDIR/t/sbo_learn_lib.sh"
+backend=opencl
 bin=$(dirname "$RB_BIN")/sbo-learn
 [ -x "$bin" ] || tap_skip_all "no sbo-learn next to $RB_BIN (needs BLAS and OpenMP)"
 tmp=$(mktemp -d) || exit 1
@@ -21,65 +24,7 @@ small="--image $camera --patches 2000 --blocks 3 --seed $seed"
 grep -q 'built without OpenCL' log && tap_skip_all "sbo-learn built without OpenCL"
 grep -q 'no OpenCL platform\|no OpenCL device' log && tap_skip_all "$(tail -n 1 log)"
 
-field() { awk -F '\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
-
-# expect_error DESCRIPTION ARGS...: exit 2, one line on stderr, no files.
-expect_error() {
-    what=$1; shift
-    rm -rf "$tmp/bad"
-    "$bin" --out "$tmp/bad" "$@" >out 2>err; est=$?
-    if [ "$est" -eq 2 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q '^sbo-learn: ' err \
-        && [ ! -s out ] && [ ! -e "$tmp/bad/rmse.tsv" ]; then
-        tap_ok 0 "$what: $(cat err)"
-    else
-        tap_ok 1 "$what"
-        tap_diag "status $est, stderr:" "$(cat err)"
-    fi
-}
-
-# check_run DIR SVD: the checks of one opencl run (8 of them).
-check_run() {
-    d=$1
-    [ -s $d/rmse.tsv ] && [ -s $d/atoms.pgm ] && [ -s $d/summary.txt ] \
-        && [ -z "$(ls $d | grep '\.tmp$')" ]
-    tap_ok $? "$2: rmse.tsv, atoms.pgm and summary.txt written, no .tmp left"
-    [ "$(head -n 1 $d/rmse.tsv)" = "$(head -n 1 omp/rmse.tsv)" ] \
-        && [ "$(cut -f 1,2 $d/rmse.tsv)" = "$(cut -f 1,2 omp/rmse.tsv)" ]
-    tap_ok $? "$2: rmse.tsv has omp's header and (blocks, round) rows"
-    tail -n +2 $d/rmse.tsv | awk -F '\t' '
-        NF != 4 || !($3 > 0 && $3 < 255) || $4 < 0 || $4 < last { bad = 1 } { last = $4 }
-        { fin[$1] = $3; n = $1 } END {
-        for (b = 2; b <= n; b++) if (fin[b] > fin[b - 1] * (1 + 1e-4)) bad = 1
-        exit bad }'
-    tap_ok $? "$2: RMSE in (0, 255), seconds non-decreasing, last round's RMSE by blocks too"
-    [ "$(head -c 11 $d/atoms.pgm)" = "$(head -c 11 omp/atoms.pgm)" ]
-    tap_ok $? "$2: atoms.pgm has omp's header (3 blocks, 225 x 73)"
-    s=$d/summary.txt
-    [ "$(field $s backend)" = opencl ] && [ "$(field $s blocks_learned)" = 3 ] \
-        && [ "$(field $s patches)" = 2000 ] && [ "$(field $s svd)" = "$2" ] \
-        && [ "$(field $s precision)" = f32 ] && [ -n "$(field $s device)" ]
-    tap_ok $? "$2: summary: backend, blocks, patches, svd, f32, device '$(field $s device)'"
-    field $s train_includes | grep -q '^upload of the patches'
-    tap_ok $? "$2: summary says train_seconds includes the upload"
-    awk -v a="$(field $s final_rmse)" -v b="$(field $s code_rmse)" \
-        -v l="$(tail -n 1 $d/rmse.tsv | cut -f 3)" \
-        -v t="$(field $s train_seconds)" -v c="$(field $s code_seconds)" \
-        'BEGIN { d = a - b; if (d < 0) d = -d; e = a - l; if (e < 0) e = -e
-                 exit !(d <= 1e-5 * a && e <= 1e-6 * a && t > 0 && c > 0) }'
-    tap_ok $? "$2: final RMSE is the last row's, the device coding pass gives it, times > 0"
-    # Float against float, each its own order of sums (OpenBLAS on the host,
-    # the kernels' reductions on the device), and a new block trained on the
-    # W worst patches: a near tie there picks other patches and the paths
-    # part.  On 2000 patches and 3 blocks the final RMSE differed by at most
-    # 0.91% over 6 seeds on PoCL (polar and jacobi alike, either sign); 3% is
-    # the fp64-against-float bound of t/sbo_learn.sh, about 3x that spread.
-    awk -v a="$(field omp/summary.txt final_rmse)" -v b="$(field $s final_rmse)" \
-        'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.03 * a) }'
-    tap_ok $? "$2: final RMSE within 3% of omp's ($(field $s final_rmse), \
-$(field omp/summary.txt final_rmse))"
-}
-
-tap_plan 22
+tap_plan 26
 tap_diag "seed $seed: 2000 random sliding patches of camera.pgm, 3 blocks"
 tap_ok $st "sbo-learn --backend opencl runs"
 [ "$(grep -c '^blocks ' log)" -eq 3 ] && grep -q '^final rmse ' log
@@ -89,7 +34,13 @@ check_run cl polar
 "$bin" $small --backend opencl --svd jacobi --out jac 2>/dev/null
 tap_ok $? "--svd jacobi runs"
 check_run jac jacobi
+# shellcheck disable=SC2086
+"$bin" $small --backend opencl --profile --out prof 2>/dev/null
+tap_ok $? "--profile runs"
+check_profile prof
 
 expect_error "--cl-device past the last device" $small --backend opencl --cl-device 63
 expect_error "--svd other than polar or jacobi" $small --backend opencl --svd qr
-expect_error "--svd without --backend opencl" $small --svd jacobi
+expect_error "--svd without a device backend" $small --svd jacobi
+expect_error "--cl-platform with another backend" $small --cl-platform 0
+expect_error "--profile with another backend" $small --profile

@@ -38,22 +38,39 @@ static void givens_expect(const char *algo, int n, int m, int batch, double sz,
 
 /* Sammon: the pairs a step evaluates, each costing 3 n (input distance),
  * 3 m (output distance), 2 (square roots), 3 (weight) and 2 m per point it
- * feeds; then 2 m per point for the step itself. */
-static void sammon_expect(const char *name, int N, int n, int m, int iters, double sz,
+ * feeds; then 2 m per point for the step itself.  The stored variant reads
+ * each unordered pair's 1 / d* (4 bytes) instead of the input distance's
+ * 3 n and its square root, and its weight is a reciprocal and a subtract;
+ * with precompute 1 each pair's 1 / d* is computed (3 n, a square root
+ * and a reciprocal) and written once, from x read once. */
+static void sammon_expect(const char *name, int N, int n, int m, int iters, int pre, double sz,
                           double *flops, double *bytes)
 {
-    int half = strncmp(name, "modified", 8) == 0 || strcmp(name, "tiled-symmetric") == 0;
-    double per_iter = 0;
+    int stored = strcmp(name, "stored") == 0;
+    int half = stored || strncmp(name, "modified", 8) == 0 || strcmp(name, "tiled-symmetric") == 0;
+    double per_iter = 0, pairs = 0;
 
     for (int p = 0; p < N; p++)
         for (int j = 0; j < N; j++) {
             if (j == p || (half && j > p))
                 continue;
-            per_iter += 3.0 * n + 3.0 * m + 2 + 3 + (half ? 2 : 1) * 2.0 * m;
+            pairs++;
+            if (stored)
+                per_iter += 3.0 * m + 1 + 2 + 2 * 2.0 * m;
+            else
+                per_iter += 3.0 * n + 3.0 * m + 2 + 3 + (half ? 2 : 1) * 2.0 * m;
         }
     per_iter += 2.0 * m * N;
     *flops = iters * per_iter;
-    *bytes = iters * sz * ((double)N * n + 2.0 * N * m);
+    if (!stored) {
+        *bytes = iters * sz * ((double)N * n + 2.0 * N * m);
+        return;
+    }
+    *bytes = iters * (4.0 * pairs + sz * 2.0 * N * m);
+    if (pre) {
+        *flops += pairs * (3.0 * n + 1 + 1);
+        *bytes += sz * (double)N * n + 4.0 * pairs;
+    }
 }
 
 static void set(struct rb_case *c, const char *name, long long value)
@@ -91,7 +108,9 @@ static int check(const struct rb_variant *v, enum rb_prec prec, const long long 
         set(&c, "dim", p[1]);
         set(&c, "outdim", p[2]);
         set(&c, "iters", p[3]);
-        sammon_expect(v->name, (int)p[0], (int)p[1], (int)p[2], (int)p[3], sz, &ef, &eb);
+        set(&c, "precompute", p[4]);
+        sammon_expect(v->name, (int)p[0], (int)p[1], (int)p[2], (int)p[3], (int)p[4], sz, &ef,
+                      &eb);
     }
     v->work(&c, &f, &b);
     if (close_to(f, ef) && close_to(b, eb))
@@ -108,9 +127,9 @@ int main(void)
     static const long long givens[][4] = {
         { 4, 0, 3, 0 }, { 9, 0, 16, 0 }, { 12, 5, 8, 0 }, { 33, 32, 2, 0 }, { 64, 1, 64, 0 },
     };
-    /* points, dim, outdim, iters. */
-    static const long long sammon[][4] = {
-        { 4, 3, 2, 1 }, { 17, 1, 3, 2 }, { 64, 16, 2, 1 }, { 2, 5, 1, 7 },
+    /* points, dim, outdim, iters, precompute (the stored variant's). */
+    static const long long sammon[][5] = {
+        { 4, 3, 2, 1, 0 }, { 17, 1, 3, 2, 0 }, { 64, 16, 2, 1, 1 }, { 2, 5, 1, 7, 1 },
     };
     size_t n = rb_registry_count(), counted = 0, right = 0;
 

@@ -39,6 +39,12 @@ struct rb_ceiling;
  * NaN with the reason in out->error. */
 void rb_backend_ceiling(struct rb_ctx *ctx, enum rb_backend b, struct rb_ceiling *out);
 
+/* The PCI bus id ("0000:19:00.0") of the device backend b's cases run on,
+ * for finding it in NVML.  0, or RB_ENODEV with the reason in why (a CPU
+ * backend, a device without one such as PoCL's, or a backend not built). */
+int rb_backend_pci_bus_id(struct rb_ctx *ctx, enum rb_backend b, char *bus, size_t len,
+                          char *why, size_t whylen);
+
 /* Free each backend's state in ctx. */
 void rb_backend_release(struct rb_ctx *ctx);
 

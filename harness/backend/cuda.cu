@@ -166,6 +166,19 @@ json_t *rb_cuda_versions(void)
     return o;
 }
 
+int rb_cuda_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen)
+{
+    if (!rb_cuda_available(ctx, why, whylen))
+        return RB_ENODEV;
+    cudaError_t err = cudaDeviceGetPCIBusId(bus, (int)len, ctx->cuda_device);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(why, whylen, "cudaDeviceGetPCIBusId: %s", cudaGetErrorString(err));
+        return RB_ENODEV;
+    }
+    return 0;
+}
+
 void rb_cuda_release(struct rb_ctx *ctx)
 {
     free(ctx->backend[RB_BACKEND_CUDA]);

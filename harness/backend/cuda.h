@@ -28,6 +28,10 @@ int rb_cuda_devices(json_t *devices, char *why, size_t len);
 /* Runtime and driver versions found, and the nvcc that built this. */
 json_t *rb_cuda_versions(void);
 
+/* The PCI bus id of ctx->cuda_device ("0000:19:00.0"), for NVML.  0, or
+ * RB_ENODEV with the reason in why. */
+int rb_cuda_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
+
 /* Free the backend's state in ctx; the device itself is left as it is. */
 void rb_cuda_release(struct rb_ctx *ctx);
 

@@ -6,6 +6,7 @@
 #include "harness/backend/backend.h"
 #include "harness/backend/cpu.h"
 #include "harness/ceiling.h"
+#include "harness/error.h"
 #if RB_HAVE_OPENCL
 #include "harness/backend/opencl.h"
 #endif
@@ -163,6 +164,31 @@ void rb_backend_ceiling(struct rb_ctx *ctx, enum rb_backend b, struct rb_ceiling
 #endif
     default:
         rb_ceiling_fail(out, "%s: no ceiling probe", rb_backend_name(b));
+    }
+}
+
+int rb_backend_pci_bus_id(struct rb_ctx *ctx, enum rb_backend b, char *bus, size_t len,
+                          char *why, size_t whylen)
+{
+    switch (b) {
+#if RB_HAVE_OPENCL
+    case RB_BACKEND_OPENCL:
+        return rb_opencl_pci_bus_id(ctx, bus, len, why, whylen);
+#endif
+#if RB_HAVE_CUDA
+    case RB_BACKEND_CUDA:
+        return rb_cuda_pci_bus_id(ctx, bus, len, why, whylen);
+#endif
+#if RB_HAVE_HIP
+    case RB_BACKEND_HIP:
+        return rb_hip_pci_bus_id(ctx, bus, len, why, whylen);
+#endif
+    default:
+        (void)ctx;
+        (void)bus;
+        (void)len;
+        snprintf(why, whylen, "%s has no PCI device", rb_backend_name(b));
+        return RB_ENODEV;
     }
 }
 

@@ -29,6 +29,10 @@ int rb_hip_devices(json_t *devices, char *why, size_t len);
  * (hipcc, or nvcc through harness/backend/hipcuda). */
 json_t *rb_hip_versions(void);
 
+/* The PCI bus id of ctx->hip_device ("0000:19:00.0"), for NVML.  0, or
+ * RB_ENODEV with the reason in why. */
+int rb_hip_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
+
 /* Free the backend's state in ctx; the device itself is left as it is. */
 void rb_hip_release(struct rb_ctx *ctx);
 

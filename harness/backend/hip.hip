@@ -178,6 +178,19 @@ json_t *rb_hip_versions(void)
     return o;
 }
 
+int rb_hip_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen)
+{
+    if (!rb_hip_available(ctx, why, whylen))
+        return RB_ENODEV;
+    hipError_t err = hipDeviceGetPCIBusId(bus, (int)len, ctx->hip_device);
+    if (err != hipSuccess) {
+        (void)hipGetLastError();
+        snprintf(why, whylen, "hipDeviceGetPCIBusId: %s", hipGetErrorString(err));
+        return RB_ENODEV;
+    }
+    return 0;
+}
+
 void rb_hip_release(struct rb_ctx *ctx)
 {
     free(ctx->backend[RB_BACKEND_HIP]);

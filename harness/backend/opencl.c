@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness/backend/opencl.h"
+#include "harness/env.h"
 
 /* Status names by -code; the 2.x and 3.0 codes are spelled out because the
  * 1.2 headers this is built against do not define them. */
@@ -52,15 +53,6 @@ const char *rb_cl_strerror(cl_int err)
     return "unknown OpenCL error";
 }
 
-/* An index from the environment, or -1 when unset or not a number. */
-static int env_index(const char *var)
-{
-    const char *s = getenv(var);
-    char *end;
-    long v = s && *s ? strtol(s, &end, 10) : -1;
-    return s && *s && *end == '\0' && v >= 0 ? (int)v : -1;
-}
-
 static int platform_gpu(cl_platform_id p, cl_device_id *dev, int *index)
 {
     cl_uint n = 0;
@@ -86,8 +78,8 @@ static int platform_gpu(cl_platform_id p, cl_device_id *dev, int *index)
 /* Pick (platform, device) by the rule in opencl.h; 0 or RB_ENODEV. */
 static int choose_device(struct rb_ctx *ctx, struct rb_opencl *cl, char *why, size_t len)
 {
-    int want_p = ctx->cl_platform >= 0 ? ctx->cl_platform : env_index("RB_CL_PLATFORM");
-    int want_d = ctx->cl_device >= 0 ? ctx->cl_device : env_index("RB_CL_DEVICE");
+    int want_p = ctx->cl_platform >= 0 ? ctx->cl_platform : rb_env_index("RB_CL_PLATFORM");
+    int want_d = ctx->cl_device >= 0 ? ctx->cl_device : rb_env_index("RB_CL_DEVICE");
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
     if (err != CL_SUCCESS || np == 0) {

@@ -130,6 +130,11 @@ int rb_opencl_devices(json_t *devices, char *why, size_t len);
 /* Header version built against and each platform's version, for meta.json. */
 json_t *rb_opencl_versions(void);
 
+/* The PCI bus id of the run's OpenCL device ("0000:19:00.0") through
+ * cl_nv_device_attribute_query, for NVML.  0, or RB_ENODEV with the reason
+ * in why (another vendor's device, or PoCL's CPU). */
+int rb_opencl_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
+
 struct rb_ceiling;
 /* The ceilings of the run's OpenCL device (harness/ceiling.h): a
  * clEnqueueCopyBuffer of a large buffer and the FMA kernel of

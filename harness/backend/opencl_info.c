@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Every OpenCL platform and device, described for the hardware summary. */
+/* Every OpenCL platform and device, described for the hardware summary;
+ * the PCI bus id of the run's device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,4 +150,31 @@ json_t *rb_opencl_versions(void)
     }
     json_object_set_new(o, "platforms", list);
     return o;
+}
+
+/* cl_nv_device_attribute_query's PCI attributes: the slot holds the device
+ * number above the function's three bits.  The domain came later (CUDA
+ * 10.2's driver); 0 without it. */
+int rb_opencl_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen)
+{
+    struct rb_opencl *cl;
+    char ext[4096] = "";
+    cl_uint nvbus, nvslot, nvdomain = 0;
+
+    if (rb_opencl_get(ctx, &cl, why, whylen) != 0)
+        return RB_ENODEV;
+    clGetDeviceInfo(cl->device, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    if (!strstr(ext, "cl_nv_device_attribute_query")) {
+        snprintf(why, whylen, "%s has no cl_nv_device_attribute_query", cl->name);
+        return RB_ENODEV;
+    }
+    if (clGetDeviceInfo(cl->device, 0x4008, sizeof nvbus, &nvbus, NULL) != CL_SUCCESS
+        || clGetDeviceInfo(cl->device, 0x4009, sizeof nvslot, &nvslot, NULL) != CL_SUCCESS) {
+        snprintf(why, whylen, "%s: CL_DEVICE_PCI_BUS_ID_NV/SLOT_ID_NV unreadable", cl->name);
+        return RB_ENODEV;
+    }
+    if (clGetDeviceInfo(cl->device, 0x400A, sizeof nvdomain, &nvdomain, NULL) != CL_SUCCESS)
+        nvdomain = 0;
+    snprintf(bus, len, "%04x:%02x:%02x.%x", nvdomain, nvbus & 0xff, nvslot >> 3, nvslot & 7);
+    return 0;
 }

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "harness/atomic_file.h"
 #include "harness/backend/opencl.h"
+#include "harness/error.h"
 #include "harness/timer.h"
 
 #define MAX_PARTS 8
@@ -109,6 +111,31 @@ static struct rb_opencl_program *cache_add(struct rb_opencl *cl)
     return p;
 }
 
+/* The log appended to what path holds, the whole file replaced atomically
+ * (harness/atomic_file.h): a full disk never leaves half a log.  0 or
+ * RB_EIO. */
+static int append_log(const char *path, const char *name, const char *device,
+                      const char *options, const char *log)
+{
+    char *before = read_file(path), *text = NULL, err[64];
+    size_t len = 0;
+    FILE *f;
+    int rc;
+
+    if (!before && errno != ENOENT)
+        return RB_EIO;
+    if (!(f = open_memstream(&text, &len))) {
+        free(before);
+        return RB_EIO;
+    }
+    fprintf(f, "%s# %s.cl on %s, options: %s\n%s\n", before ? before : "", name, device,
+            options, log);
+    rc = fclose(f) == 0 ? rb_atomic_write(path, text, len, err, sizeof err) : RB_EIO;
+    free(text);
+    free(before);
+    return rc;
+}
+
 /* The log in full to RUN_DIR/build-NAME.log (appended: a sweep may fail
  * several option sets), and its head, on one line, into c->msg. */
 static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog,
@@ -122,13 +149,8 @@ static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog
     char path[1024] = "";
     if (c->ctx->run_dir && log) {
         snprintf(path, sizeof path, "%s/build-%s.log", c->ctx->run_dir, name);
-        FILE *f = fopen(path, "a");
-        if (f) {
-            fprintf(f, "# %s.cl on %s, options: %s\n%s\n", name, cl->name, options, log);
-            fclose(f);
-        } else {
+        if (append_log(path, name, cl->name, options, log) < 0)
             path[0] = '\0';
-        }
     }
     char head[320] = "";
     size_t n = 0;
@@ -143,6 +165,23 @@ static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog
     return rb_fail(c, RB_EBUILD, "build of %s.cl failed: %s (%d)%s%s%s: %s", name,
                    rb_cl_strerror(err), (int)err, path[0] ? " (log: " : "", path,
                    path[0] ? ")" : "", head[0] ? head : "(empty build log)");
+}
+
+/* "#line 1 "FILE"" before a part, so that the compiler's messages name the
+ * part's own file and line rather than the place in the joined source (or
+ * the implementation's temporary file).  A part's trailing text may lack a
+ * newline: the directive starts with one. */
+static void line_directive(char *buf, size_t len, const struct source *s, const char *name)
+{
+    const char *file = s->text ? s->origin : name;
+    size_t at = (size_t)snprintf(buf, len, "\n#line 1 \"");
+
+    for (; *file && at + 8 < len; file++) {
+        if (*file == '"' || *file == '\\')
+            buf[at++] = '\\';
+        buf[at++] = *file == '\n' ? ' ' : *file;
+    }
+    snprintf(buf + at, len - at, "%s\"\n", s->text ? "" : ".cl");
 }
 
 static int build(struct rb_case *c, struct rb_opencl *cl, int nparts, const char *const src[],
@@ -181,14 +220,17 @@ int rb_opencl_program_parts(struct rb_case *c, int nparts, const char *const nam
     if (!options)
         options = "";
     struct source s[MAX_PARTS];
-    const char *text[MAX_PARTS];
+    const char *text[2 * MAX_PARTS];
+    char lines[MAX_PARTS][1100];
     int loaded = 0;
     uint64_t sum = 0xcbf29ce484222325ULL;
     for (; loaded < nparts; loaded++) {
         rc = load_source(c, names[loaded], embedded[loaded], &s[loaded]);
         if (rc)
             goto out_free_sources;
-        text[loaded] = s[loaded].use;
+        line_directive(lines[loaded], sizeof lines[loaded], &s[loaded], names[loaded]);
+        text[2 * loaded] = lines[loaded];
+        text[2 * loaded + 1] = s[loaded].use;
         sum = fnv1a64(sum, s[loaded].use);
     }
     const char *name = names[nparts - 1];   /* the kernel file; the others are helpers */
@@ -200,7 +242,7 @@ int rb_opencl_program_parts(struct rb_case *c, int nparts, const char *const nam
         goto out_free_sources;
     }
     cl_program prog = NULL;
-    rc = build(c, cl, nparts, text, name, options, &prog);
+    rc = build(c, cl, 2 * nparts, text, name, options, &prog);
     if (rc)
         goto out_free_sources;
     p = cache_add(cl);

@@ -7,6 +7,9 @@ librb_core_a_SOURCES += \
 	%reldir%/sammon_init.c \
 	%reldir%/sammon_peers.c %reldir%/sammon_check.h %reldir%/sammon_check.c \
 	%reldir%/sammon_case.h %reldir%/sammon_case.c
+# The embedding's engines (sammon_engine.h): the common part and the fp64
+# ones here, each device's with its backend below.
+librb_core_a_SOURCES += %reldir%/sammon_engine.h %reldir%/sammon_engine_cpu.c
 # The CPU variants: serial loops (the paper's CPU-1T) and OpenMP.
 librb_core_a_SOURCES += %reldir%/sammon_cpu.h %reldir%/sammon_cpu.c %reldir%/sammon_serial_table.c
 # The OpenMP step compiles with -fno-math-errno, so that sqrt vectorises
@@ -20,30 +23,43 @@ librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno
 librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT)
 librb_core_a_SOURCES += %reldir%/sammon_omp_table.c
 endif RB_HAVE_OPENMP
-# sammon-embed: the fp64 reference on real data (datasets/), written as a TSV.
+# sammon-embed: Sammon maps of real or generated data (datasets/) on the
+# host or a GPU, written as a TSV; the GPU engines come from the backend
+# libraries, which call back into the core (each listed twice, and the
+# registry, which the core's planner names); CUDA and HIP objects are C++.
 bin_PROGRAMS += sammon-embed
-sammon_embed_SOURCES = %reldir%/sammon_embed.c
+sammon_embed_SOURCES = %reldir%/sammon_embed.h %reldir%/sammon_embed.c \
+	%reldir%/sammon_embed_io.c %reldir%/sammon_embed_engines.c
 sammon_embed_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
-sammon_embed_LDADD = librb_core.a $(RB_CORE_LIBS)
+sammon_embed_LDADD = librb_core.a librb_registry.a $(RB_BACKEND_LIBS) librb_core.a \
+	$(RB_BACKEND_LIBS) librb_core.a $(RB_CORE_LIBS)
+nodist_EXTRA_sammon_embed_SOURCES = build-aux/link-cxx.cxx
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/sammon_opencl.h %reldir%/sammon_opencl.c \
 	%reldir%/sammon_opencl_kernels.c %reldir%/sammon_opencl_run.c \
-	%reldir%/sammon_opencl_table.c
+	%reldir%/sammon_opencl_table.c \
+	%reldir%/sammon_opencl_stored.h %reldir%/sammon_opencl_stored.c \
+	%reldir%/sammon_opencl_stored_case.c %reldir%/sammon_engine_opencl.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/sammon_common.c \
 	kernels/opencl/sammon_standard.c kernels/opencl/sammon_modified.c \
-	kernels/opencl/sammon_tiled.c
+	kernels/opencl/sammon_tiled.c kernels/opencl/sammon_stored.c
 CLEANFILES += kernels/opencl/sammon_common.c kernels/opencl/sammon_standard.c \
-	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c
+	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c \
+	kernels/opencl/sammon_stored.c
 endif RB_HAVE_OPENCL
 # CUDA and HIP: one host source (sammon_gpu_*) and one set of kernels
 # (kernels/cuda/sammon_*.cuh) for both.
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_cuda.h %reldir%/sammon_cuda.cu \
-	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc
+	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc \
+	%reldir%/sammon_engine_gpu.inc %reldir%/sammon_engine_cuda.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
 	%reldir%/sammon_gpu_case.inc %reldir%/sammon_hip.h %reldir%/sammon_hip.hip \
-	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc
+	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc \
+	%reldir%/sammon_engine_gpu.inc %reldir%/sammon_engine_hip.hip
 endif RB_HAVE_HIP
+# The stored variant and sammon-embed on the GPU, described.
+EXTRA_DIST += docs/sammon-stored.md

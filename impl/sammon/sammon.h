@@ -39,6 +39,9 @@ extern "C" {
 #define SAMMON_GD_LAMBDA 0.3
 #define SAMMON_MAGIC 0.3
 
+/* The diagonal of x's bounding box (N x n): no distance is larger; inf
+ * when it exceeds DBL_MAX. */
+double sammon_extent(int N, int n, const double *x);
 /* c = sum_{i<j} |x_i - x_j|. */
 double sammon_input_scale(int N, int n, const double *x);
 /* 1 and the first pair *i < *j (in i-major order) with x_i == x_j, else 0. */
@@ -88,6 +91,41 @@ int sammon_run_mass(int N, int n, int m, const double *x, double *y,
                     const struct sammon_mass_opts *o, double *stress);
 int sammon_run_cawley(int N, int n, int m, const double *x, double *y,
                       const struct sammon_cawley_opts *o, double *stress);
+
+/* Where a driver gets the stress and its derivatives: fn(arg, y, stress,
+ * g, h) puts the textbook stress of y (N x m) in *stress when stress is
+ * not NULL, and when g is not NULL the gradient in g and, when h is not
+ * NULL, the diagonal second derivative in h; 0, or a negative RB_E* that
+ * ends the driver with it.  c is the data's sum of input distances; fused
+ * says that one call with everything costs no more than the stress alone
+ * (a GPU pass), so the drivers ask for the derivatives with each trial. */
+struct sammon_eval {
+    int (*fn)(void *arg, const double *y, double *stress, double *g, double *h);
+    void *arg;
+    double c;
+    int fused;
+};
+
+/* The fixed-step rules: Sammon's pseudo-Newton (newton 1, factor mf) or
+ * plain GD (step lambda through sammon_gd_alpha), Jacobi, until `iters`
+ * or a relative change of the stress below tol. */
+struct sammon_fixed_opts {              /* 500, 1, 0.3, 0.3, 1e-9 */
+    int iters, newton;
+    double mf, lambda, tol;
+    void (*trace)(int iter, double stress, void *arg);
+    void *arg;
+};
+
+/* The drivers above over any evaluator, and the fixed-step rules: each
+ * returns the iterations taken (as its fp64 namesake) or the evaluator's
+ * or RB_ENOMEM's negative code; *stress gets the final stress.  A stress
+ * that is not finite ends the run, which returns with it. */
+int sammon_run_mass_with(int N, int m, const struct sammon_eval *ev, double *y,
+                         const struct sammon_mass_opts *o, double *stress);
+int sammon_run_cawley_with(int N, int m, const struct sammon_eval *ev, double *y,
+                           const struct sammon_cawley_opts *o, double *stress);
+int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
+                          const struct sammon_fixed_opts *o, double *stress);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,9 @@
 /* points: the paper's sizes are unknown; notes section 5 suggests 1k to 32k,
  * and 64k on H200 (past 65 536 the pair count needs 64-bit k).  dim: n is
  * unknown too; 64 makes the distance work dominate, as in the paper. */
-static const long long points_deflt[] = { 1024, 4096, RB_AXIS_END };
+/* The default: three sizes for each figure within a few seconds a case on
+ * a CPU (a serial iteration at 4096 points took 1.1 s). */
+static const long long points_deflt[] = { 512, 1024, 2048, RB_AXIS_END };
 static const long long points_quick[] = { 256, 512, RB_AXIS_END };
 static const long long points_paper[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536,
                                           RB_AXIS_END };
@@ -89,6 +91,30 @@ const struct rb_axis sammon_tile_axis[] = {
     { 0 }
 };
 
+/* The stored variant: the tile of its stored triangle (as `tile`; every
+ * value f32), and whether the timed region includes computing it. */
+static const long long stored_tile_deflt[] = { 128, RB_AXIS_END };
+static const long long precompute_deflt[] = { 0, RB_AXIS_END };
+static const long long precompute_all[] = { 0, 1, RB_AXIS_END };
+
+const struct rb_axis sammon_stored_axes[] = {
+    { .name = "tile", .help = "points per side of a tile of the stored triangle "
+                              "(32, 64, 128)",
+      .min = 32, .max = 128, .deflt = stored_tile_deflt, .quick = stored_tile_deflt,
+      .paper = tile_all },
+    { .name = "precompute", .help = "1: the stored variant's timed region includes computing "
+                                    "the input distances (0: setup computes them)",
+      .min = 0, .max = 1, .deflt = precompute_deflt, .quick = precompute_deflt,
+      .paper = precompute_all },
+    { 0 }
+};
+
+size_t sammon_stored_bytes(long long N, long long tile)
+{
+    long long tiles = (N + tile - 1) / tile;
+    return (size_t)(tiles * (tiles + 1) / 2) * (size_t)(tile * tile) * sizeof(float);
+}
+
 int sammon_admit(struct rb_case *c)
 {
     long long threads = rb_case_param(c, "threads", 1);
@@ -129,6 +155,25 @@ static void work_count(const struct rb_case *c, int symmetric, double *flops, do
 
     *flops = iters * (pairs * per_pair + 2.0 * m * N);
     *bytes = iters * (double)rb_prec_size(c->prec) * N * (n + 2.0 * m);
+}
+
+/* The stored variant reads r = 1 / d* for each unordered pair (4 bytes)
+ * instead of computing the input distance: a pair costs the output side
+ * of work_count with one square root (of d^2) and, for the weight
+ * 1/d - 1/d*, a reciprocal and a subtract.  With precompute 1 the timed
+ * region also computes the triangle once: 3 n flops, a square root and a
+ * reciprocal a pair, x read and the triangle written. */
+void sammon_work_stored(const struct rb_case *c, double *flops, double *bytes)
+{
+    double N = (double)rb_case_param(c, "points", 2), n = (double)rb_case_param(c, "dim", 1);
+    double m = (double)rb_case_param(c, "outdim", 2);
+    double iters = (double)rb_case_param(c, "iters", 1);
+    double pre = (double)rb_case_param(c, "precompute", 0), sz = rb_prec_size(c->prec);
+    double pairs = N * (N - 1.0) / 2.0;
+
+    *flops = iters * (pairs * (3.0 * m + 1.0 + 2.0 + 4.0 * m) + 2.0 * m * N)
+             + pre * pairs * (3.0 * n + 2.0);
+    *bytes = iters * (4.0 * pairs + sz * N * 2.0 * m) + pre * (sz * N * n + 4.0 * pairs);
 }
 
 void sammon_work_all_pairs(const struct rb_case *c, double *flops, double *bytes)

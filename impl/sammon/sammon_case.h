@@ -46,6 +46,16 @@ extern const struct rb_axis sammon_wg_axis[];
 /* The tiled CUDA/HIP kernels' tunable: points per side of a block's tile. */
 extern const struct rb_axis sammon_tile_axis[];
 
+/* The stored variant's tunables: tile (as sammon_tile_axis, default 128)
+ * and precompute (0: setup computes the input distances, its time the
+ * case's metric "precompute_ms"; 1: the timed region computes them before
+ * its iterations). */
+extern const struct rb_axis sammon_stored_axes[];
+/* Bytes of the stored triangle of N points in tiles of `tile` points a
+ * side (sammon_stored.cuh, sammon_stored.cl): every tile pair J <= I whole,
+ * float. */
+size_t sammon_stored_bytes(long long N, long long tile);
+
 /* RB_ESKIP when the threads exceed the cores OpenMP may use. */
 int sammon_admit(struct rb_case *c);
 /* Host bytes of the case's arrays. */
@@ -68,6 +78,9 @@ void sammon_teardown(struct rb_case *c);
  * N (N - 1) / 2, for both points.  The count is sammon_case.c's. */
 void sammon_work_all_pairs(const struct rb_case *c, double *flops, double *bytes);
 void sammon_work_half_pairs(const struct rb_case *c, double *flops, double *bytes);
+/* The stored variant's count (sammon_case.c): the triangle read once per
+ * iteration in place of the input distances' arithmetic. */
+void sammon_work_stored(const struct rb_case *c, double *flops, double *bytes);
 
 /* The variant tables. */
 extern const struct rb_variant sammon_serial_variants[];

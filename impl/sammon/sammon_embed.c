@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/* sammon-embed: the fp64 Sammon mapping of a shipped data set or a CSV file
- * to 2 or 3 dimensions, with the peers' update rules, written as a TSV. */
-#include <errno.h>
+/* sammon-embed: the Sammon mapping of a shipped data set, a CSV file or
+ * generated points to 2 or 3 dimensions with the peers' update rules, on
+ * the host in fp64 or on a GPU in float (sammon_engine.h), written as a
+ * TSV and optionally drawn as a PNG. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "datasets/dataset.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "harness/ctx.h"
 #include "harness/error.h"
-#include "harness/prog.h"
-#include "impl/sammon/sammon.h"
+#include "harness/timer.h"
+#include "impl/sammon/sammon_embed.h"
 
 static const char usage[] =
-    "usage: sammon-embed --data iris|digits|FILE.csv [options]\n"
-    "Map the data to 2 (or 3) dimensions by Sammon's mapping in double precision and\n"
-    "write one row per point: x y [z] label.\n"
-    "  --data NAME     iris or digits (shipped; RB_DATA_DIR overrides where), or a CSV\n"
-    "                  of numeric rows whose last column is an integer label; a first\n"
-    "                  line that is not all numbers is a header\n"
+    "usage: sammon-embed --data iris|digits|FILE.csv|random:NxD [options]\n"
+    "Map the data to 2 (or 3) dimensions by Sammon's mapping and write one row per\n"
+    "point: x y [z] label.\n"
+    "  --data NAME     iris or digits (shipped; RB_DATA_DIR overrides where), a CSV\n"
+    "                  of numeric rows whose last column is an integer label (a first\n"
+    "                  line that is not all numbers is a header), or random:NxD, N\n"
+    "                  points uniform in [0, 255]^D drawn from --seed (labels 0)\n"
     "  --dedup         keep the first of each set of equal rows (Sammon's stress\n"
     "                  divides by the distance, so duplicates are an error otherwise)\n"
     "  --init R        pca (uncentred, as Cawley's sammon.m), cmdscale (centred\n"
@@ -28,26 +34,23 @@ static const char usage[] =
     "                  mass (R MASS: adaptive factor) or cawley (sammon.m: step\n"
     "                  halving); default cawley\n"
     "  --iters N       at most N iterations (default 100 for mass, else 500); newton\n"
-    "                  and gd also stop when the stress changes by < 1e-9 relative\n"
+    "                  and gd also stop when the stress changes by < 1e-9 relative;\n"
+    "                  --max-iter is the same\n"
     "  --outdim M      2 (default) or 3\n"
-    "  --seed S        seed of --init random (default 1)\n"
+    "  --backend B     where the work runs: serial or omp (double precision on the\n"
+    "                  host, one thread or all), cuda, hip or opencl (single precision\n"
+    "                  on the device, the stress summed in double); default the first\n"
+    "                  GPU found (cuda, hip, opencl), else omp\n"
+    "  --threads T     omp's threads (default OMP_NUM_THREADS or all)\n"
+    "  --tile T        GPUs: points per tile side of the pass, 64 (default) or 128\n"
+    "  --seed S        seed of --init random and of --data random (default 1)\n"
     "  --out FILE      write the TSV to FILE (through FILE.tmp); default stdout\n"
+    "  --plot FILE     also draw the map's first two coordinates as a PNG (gnuplot)\n"
     "  --help          this text\n"
-    "Progress (the stress every 10 iterations) and the final stress go to stderr.\n"
-    "Exit status: 0 done, 1 failure, 2 bad input.\n";
+    "Progress (every 10 iterations: the stress, the time taken and left) and the\n"
+    "final stress go to stderr.  Exit status: 0 done, 1 failure, 2 bad input.\n";
 
-enum rule { RULE_NEWTON, RULE_GD, RULE_MASS, RULE_CAWLEY };
-enum init { INIT_DEFAULT, INIT_PCA, INIT_CMDSCALE, INIT_RANDOM };
-
-struct options {
-    const char *data, *out;
-    int dedup, iters, outdim;
-    enum rule rule;
-    enum init init;
-    unsigned long long seed;
-};
-
-#define complain(...) rb_prog_complain("sammon-embed", __VA_ARGS__)
+#define parse_int(...) rb_prog_parse_int("sammon-embed", __VA_ARGS__)
 
 static int pick(const char *opt, const char *val, const char *const *names, int *out)
 {
@@ -59,17 +62,51 @@ static int pick(const char *opt, const char *val, const char *const *names, int 
     return complain(2, "%s: '%s' is not one of the choices (see --help)", opt, val);
 }
 
-#define parse_int(...) rb_prog_parse_int("sammon-embed", __VA_ARGS__)
-
-static int parse_options(int argc, char **argv, struct options *o)
+/* One valued option; 0 or the exit status. */
+static int set_option(struct embed_options *o, const char *opt, const char *val)
 {
     static const char *const rules[] = { "newton", "gd", "mass", "cawley", NULL };
-    static const char *const inits[] = { "default", "pca", "cmdscale", "random", NULL };
+    static const char *const inits[] = { "pca", "cmdscale", "random", NULL };
     long long v;
-    int k, rc;
-    *o = (struct options){ .outdim = 2, .rule = RULE_CAWLEY, .seed = 1, .iters = -1 };
+    int k = 0, rc = 0;
+    if (strcmp(opt, "--data") == 0)
+        o->data = val;
+    else if (strcmp(opt, "--out") == 0)
+        o->out = val;
+    else if (strcmp(opt, "--plot") == 0)
+        o->plot = val;
+    else if (strcmp(opt, "--backend") == 0 && !(rc = embed_engine_known(val)))
+        o->backend = val;
+    else if (strcmp(opt, "--rule") == 0 && !(rc = pick(opt, val, rules, &k)))
+        o->rule = (enum embed_rule)k;
+    else if (strcmp(opt, "--init") == 0 && !(rc = pick(opt, val, inits, &k)))
+        o->init = (enum embed_init)(k + 1);
+    else if ((!strcmp(opt, "--iters") || !strcmp(opt, "--max-iter"))
+             && !(rc = parse_int(opt, val, 1, INT_MAX, &v)))
+        o->iters = (int)v;
+    else if (strcmp(opt, "--outdim") == 0 && !(rc = parse_int(opt, val, 2, 3, &v)))
+        o->outdim = (int)v;
+    else if (strcmp(opt, "--threads") == 0 && !(rc = parse_int(opt, val, 1, 4096, &v)))
+        o->threads = (int)v;
+    else if (strcmp(opt, "--tile") == 0 && !(rc = parse_int(opt, val, 64, 128, &v))) {
+        if (v != 64 && v != 128)
+            return complain(2, "--tile: '%s' is not 64 or 128", val);
+        o->tile = (int)v;
+    } else if (strcmp(opt, "--seed") == 0 && !(rc = parse_int(opt, val, 0, LLONG_MAX, &v)))
+        o->seed = (unsigned long long)v;
+    return rc;
+}
+
+static int parse_options(int argc, char **argv, struct embed_options *o)
+{
+    static const char *const valued[] = { "--data", "--init", "--rule", "--iters",
+                                          "--max-iter", "--outdim", "--seed", "--out",
+                                          "--plot", "--backend", "--threads", "--tile", NULL };
+    *o = (struct embed_options){ .outdim = 2, .rule = RULE_CAWLEY, .seed = 1, .iters = -1,
+                                 .tile = 64 };
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a];
+        int known = 0, rc;
         if (strcmp(opt, "--help") == 0) {
             fputs(usage, stdout);
             return -1;
@@ -78,36 +115,18 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->dedup = 1;
             continue;
         }
-        static const char *const valued[] = { "--data", "--init", "--rule", "--iters",
-                                              "--outdim", "--seed", "--out", NULL };
-        int known = 0;
-        for (k = 0; valued[k]; k++)
+        for (int k = 0; valued[k]; k++)
             known |= strcmp(opt, valued[k]) == 0;
         if (!known)
             return complain(2, "unknown option '%s' (see --help)", opt);
         if (a + 1 >= argc)
             return complain(2, "%s needs a value", opt);
-        const char *val = argv[++a];
-        rc = 0;
-        if (strcmp(opt, "--data") == 0)
-            o->data = val;
-        else if (strcmp(opt, "--out") == 0)
-            o->out = val;
-        else if (strcmp(opt, "--rule") == 0 && !(rc = pick(opt, val, rules, &k)))
-            o->rule = (enum rule)k;
-        else if (strcmp(opt, "--init") == 0 && !(rc = pick(opt, val, inits + 1, &k)))
-            o->init = (enum init)(k + 1);
-        else if (strcmp(opt, "--iters") == 0 && !(rc = parse_int(opt, val, 1, INT_MAX, &v)))
-            o->iters = (int)v;
-        else if (strcmp(opt, "--outdim") == 0 && !(rc = parse_int(opt, val, 2, 3, &v)))
-            o->outdim = (int)v;
-        else if (strcmp(opt, "--seed") == 0 && !(rc = parse_int(opt, val, 0, LLONG_MAX, &v)))
-            o->seed = (unsigned long long)v;
-        if (rc)
+        if ((rc = set_option(o, opt, argv[++a])) != 0)
             return rc;
     }
     if (!o->data)
-        return complain(2, "--data is required (iris, digits or FILE.csv; see --help)");
+        return complain(2, "--data is required (iris, digits, FILE.csv or random:NxD; see "
+                        "--help)");
     if (o->iters < 0)
         o->iters = o->rule == RULE_MASS ? 100 : 500;
     if (o->init == INIT_DEFAULT)
@@ -115,67 +134,29 @@ static int parse_options(int argc, char **argv, struct options *o)
     return 0;
 }
 
-static void print_row(FILE *f, const double *r, int n)
-{
-    for (int q = 0; q < n; q++)
-        fprintf(f, "%s%.15g", q ? " " : "", r[q]);
-}
-
-static int check_duplicates(const struct rb_dataset *d)
-{
-    int i, j;
-    if (!sammon_find_duplicate(d->N, d->n, d->x, &i, &j))
-        return 0;
-    fprintf(stderr, "sammon-embed: %s: rows %d and %d are the same point (", d->name, i + 1,
-            j + 1);
-    print_row(stderr, d->x + (size_t)i * d->n, d->n > 8 ? 8 : d->n);
-    fprintf(stderr, "%s); --dedup keeps the first\n", d->n > 8 ? " ..." : "");
-    return 2;
-}
+/* The progress line every 10 iterations: its stress, the time since the
+ * iterations began and, at that pace, the time to the iteration cap. */
+struct progress {
+    uint64_t t0;
+    int iters;
+};
 
 static void trace(int iter, double stress, void *arg)
 {
-    (void)arg;
-    if (iter % 10 == 0)
-        fprintf(stderr, "iteration %4d: stress %.7f\n", iter, stress);
+    const struct progress *p = arg;
+    if (iter % 10)
+        return;
+    double s = rb_ms_since(p->t0) / 1e3;
+    fprintf(stderr, "iteration %4d: stress %.7f, %.2f s elapsed, ETA %.2f s\n", iter, stress, s,
+            s / iter * (p->iters - iter));
 }
 
-/* Sammon's pseudo-Newton or plain GD, Jacobi, until `iters` or a relative
- * change below 1e-9; the iterations taken. */
-static int run_fixed(int N, int n, int m, const double *x, double *y, const struct options *o,
-                     double *stress)
-{
-    double *next = malloc((size_t)N * m * sizeof *next);
-    if (!next)
-        return RB_ENOMEM;
-    double c = sammon_input_scale(N, n, x), alpha = sammon_gd_alpha(N, c, SAMMON_GD_LAMBDA);
-    double e = sammon_stress(N, n, m, x, y, c);
-    int it = 0;
-    while (it < o->iters) {
-        if (o->rule == RULE_NEWTON)
-            sammon_step_newton(N, n, m, x, y, c, SAMMON_MAGIC, next);
-        else
-            sammon_step_gd(N, n, m, x, y, c, alpha, next);
-        memcpy(y, next, (size_t)N * m * sizeof *y);
-        double e_new = sammon_stress(N, n, m, x, y, c), change = (e - e_new) / e;
-        trace(++it, e_new, NULL);
-        e = e_new;
-        if (change < 1e-9 && change > -1e-9)
-            break;
-    }
-    free(next);
-    *stress = e;
-    return it;
-}
-
-static int start(const struct rb_dataset *d, const struct options *o, double *y)
+/* The pca or cmdscale start, from the data on the host. */
+static int start_pca(const struct rb_dataset *d, const struct embed_options *o, double *y)
 {
     int N = d->N, n = d->n, m = o->outdim, rc = 0;
-    if (o->init == INIT_RANDOM) {
-        double c = sammon_input_scale(N, n, d->x);
-        sammon_init_random(o->seed, N, m, c / (0.5 * N * (N - 1.0)), y);
-        return 0;
-    }
+    if (o->init == INIT_PCA && (rc = embed_check_pca_scale(d)) != 0)
+        return rc;
     double *xc = malloc((size_t)N * n * sizeof *xc);
     if (!xc)
         return complain(1, "out of memory");
@@ -197,100 +178,140 @@ static int start(const struct rb_dataset *d, const struct options *o, double *y)
     return rc;
 }
 
-static int write_tsv(const struct options *o, const struct rb_dataset *d, const double *y,
-                     const int *keep, int N)
+/* The rule from y, through the engine; the iterations taken (or < 0). */
+static int run_rule(const struct embed_options *o, struct sammon_engine *e, double *y,
+                    double *stress, struct progress *p)
 {
-    char tmp[4200];
-    FILE *f = stdout;
-    if (o->out) {
-        if (snprintf(tmp, sizeof tmp, "%s.tmp", o->out) >= (int)sizeof tmp)
-            return complain(2, "--out: path too long");
-        if (!(f = fopen(tmp, "w")))
-            return complain(1, "%s: %s", tmp, strerror(errno));
-    }
-    fprintf(f, o->outdim == 3 ? "x\ty\tz\tlabel\n" : "x\ty\tlabel\n");
-    for (int p = 0; p < N; p++) {
-        for (int q = 0; q < o->outdim; q++)
-            fprintf(f, "%.10g\t", y[(size_t)p * o->outdim + q]);
-        fprintf(f, "%d\n", d->label[keep[p]]);
-    }
-    int bad = ferror(f);
-    if (o->out) {
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, o->out) != 0) {
-            int e = errno;
-            remove(tmp);
-            return complain(1, "%s: %s", o->out, strerror(e));
-        }
-    } else {
-        bad |= fflush(f) != 0;
-    }
-    return bad ? complain(1, "writing the TSV failed") : 0;
-}
-
-static int embed(const struct options *o, struct rb_dataset *d)
-{
-    static const char *const names[] = { "newton", "gd", "mass", "cawley" };
-    int N = d->N, *keep = malloc((size_t)N * sizeof *keep), rc;
-    double *y = NULL, e = 0.0;
-    if (!keep)
-        return complain(1, "out of memory");
-    for (int p = 0; p < N; p++)
-        keep[p] = p;
-    if (o->dedup) {
-        N = sammon_dedup(d->N, d->n, d->x, keep);
-        fprintf(stderr, "%s: %d rows, %d after removing duplicates\n", d->name, d->N, N);
-    } else if ((rc = check_duplicates(d)) != 0) {
-        goto out_free_keep;
-    }
-    d->N = N;
-    rc = N < 2 ? complain(2, "%s: Sammon's mapping needs at least 2 points", d->name) : 0;
-    if (rc || !(y = malloc((size_t)N * o->outdim * sizeof *y))) {
-        rc = rc ? rc : complain(1, "out of memory");
-        goto out_free_keep;
-    }
-    if ((rc = start(d, o, y)) != 0)
-        goto out_free_y;
-    int it, m = o->outdim;
-    fprintf(stderr, "%s: %d points, %d dimensions -> %d, rule %s\n", d->name, N, d->n, m,
-            names[o->rule]);
+    struct sammon_eval ev = sammon_engine_evaluator(e);
+    int N = e->N, m = e->m;
+    p->iters = o->iters;
+    p->t0 = rb_now_ns();
     if (o->rule == RULE_MASS) {
         struct sammon_mass_opts mo = { .niter = o->iters, .magic = 0.2, .tol = 1e-4,
-                                       .trace = trace };
-        it = sammon_run_mass(N, d->n, m, d->x, y, &mo, &e);
-    } else if (o->rule == RULE_CAWLEY) {
-        struct sammon_cawley_opts co = { .maxiter = o->iters, .maxhalves = 20,
-                                         .tolfun = 1e-9, .trace = trace };
-        it = sammon_run_cawley(N, d->n, m, d->x, y, &co, &e);
-    } else {
-        it = run_fixed(N, d->n, m, d->x, y, o, &e);
+                                       .trace = trace, .arg = p };
+        return sammon_run_mass_with(N, m, &ev, y, &mo, stress);
     }
-    if (it < 0) {
-        rc = complain(1, "out of memory");
-        goto out_free_y;
+    if (o->rule == RULE_CAWLEY) {
+        struct sammon_cawley_opts co = { .maxiter = o->iters, .maxhalves = 20, .tolfun = 1e-9,
+                                         .trace = trace, .arg = p };
+        return sammon_run_cawley_with(N, m, &ev, y, &co, stress);
     }
-    if ((rc = write_tsv(o, d, y, keep, N)) != 0)
-        goto out_free_y;
+    struct sammon_fixed_opts fo = { .iters = o->iters, .newton = o->rule == RULE_NEWTON,
+                                    .mf = SAMMON_MAGIC, .lambda = SAMMON_GD_LAMBDA,
+                                    .tol = 1e-9, .trace = trace, .arg = p };
+    return sammon_run_fixed_with(N, m, &ev, y, &fo, stress);
+}
+
+/* Times of the run's phases, for the summary line. */
+struct phases {
+    uint64_t t0;
+    double data, start, setup, iterate, output;
+};
+
+static void summary(const struct phases *t, const struct sammon_engine *e, int it, double e_fin)
+{
+    static const char *const form = "time: data %.3f s, start %.3f s, setup %.3f s, %d "
+                                    "iterations %.3f s (%.3f ms each), output %.3f s; total "
+                                    "%.3f s\n";
+    fprintf(stderr, form, t->data, t->start, t->setup, it, t->iterate,
+            it ? t->iterate * 1e3 / it : 0.0, t->output, rb_ms_since(t->t0) / 1e3);
     fprintf(stderr, "stress %.7f after %d iterations (textbook E = (1/c) sum (d*-d)^2/d*; "
-            "Cawley's sammon.m reports E/2 = %.7f)\n", e, it, e / 2);
-out_free_y:
+            "Cawley's sammon.m reports E/2 = %.7f)\n", e_fin, it, e_fin / 2);
+    (void)e;
+}
+
+/* Engine, start, rule, checks, outputs; y (N x m) is the caller's. */
+static int embed_run(const struct embed_options *o, struct rb_dataset *d, const int *keep,
+                     const struct sammon_engine_ops *ops, struct rb_ctx *ctx, double *y,
+                     struct phases *t)
+{
+    static const char *const names[] = { "newton", "gd", "mass", "cawley" };
+    struct sammon_engine e;
+    struct progress p;
+    int N = d->N, m = o->outdim, rc = 0, it;
+    double stress = 0.0;
+    uint64_t t1 = rb_now_ns();
+    if (o->init != INIT_RANDOM && (rc = start_pca(d, o, y)) != 0)
+        return rc;
+    t->start = rb_ms_since(t1) / 1e3;
+    const struct sammon_engine_opts eo = { .tile = o->tile };
+    if ((rc = sammon_engine_open(&e, ops, ctx, N, d->n, m, &eo, d->x)) != 0) {
+        rc = complain(rc == RB_EINVAL ? 2 : 1, "%s: %s: %s", d->name, ops->name, e.msg);
+        goto out_close;
+    }
+    t->setup = e.setup_s;
+    if (o->init == INIT_RANDOM)        /* uniform in [0, mean distance): c from the engine */
+        sammon_init_random(o->seed, N, m, e.c / (0.5 * N * (N - 1.0)), y);
+    fprintf(stderr, "%s: %d points, %d dimensions -> %d, rule %s, backend %s (%s: %s)\n",
+            d->name, N, d->n, m, names[o->rule], ops->name, e.device, e.form);
+    it = run_rule(o, &e, y, &stress, &p);
+    t->iterate = rb_ms_since(p.t0) / 1e3;
+    if (it < 0) {
+        rc = complain(1, "%s: %s", ops->name, it == RB_ENOMEM ? "out of memory" : e.msg);
+        goto out_close;
+    }
+    if ((rc = embed_check_finite(d, y, N * m, stress, it, o->out)) != 0)
+        goto out_close;
+    t1 = rb_now_ns();
+    if ((rc = embed_write_tsv(o, d, y, keep, N)) == 0 && o->plot)
+        rc = embed_plot(o, d, y, keep, N);
+    t->output = rb_ms_since(t1) / 1e3;
+    if (rc == 0)
+        summary(t, &e, it, stress);
+out_close:
+    sammon_engine_close(&e);
+    return rc;
+}
+
+static int embed(const struct embed_options *o, struct rb_dataset *d, struct phases *t)
+{
+    const struct sammon_engine_ops *ops = NULL;
+    struct rb_ctx ctx;
+    int *keep = malloc((size_t)d->N * sizeof *keep), rc;
+    double *y = NULL;
+    rb_ctx_init(&ctx);
+    ctx.seed = o->seed;
+    if (!keep) {
+        rc = complain(1, "out of memory");
+        goto out_release;
+    }
+    if ((rc = embed_duplicates(d, o->dedup, keep)) != 0)
+        goto out_free;
+    rc = d->N < 2 ? complain(2, "%s: Sammon's mapping needs at least 2 points", d->name) : 0;
+    if (rc || (rc = embed_check_extent(d)) != 0 || (rc = embed_pick_engine(o->backend, &ctx,
+                                                                          &ops)) != 0)
+        goto out_free;
+    if (!(y = malloc((size_t)d->N * o->outdim * sizeof *y))) {
+        rc = complain(1, "out of memory");
+        goto out_free;
+    }
+    rc = embed_run(o, d, keep, ops, &ctx, y, t);
     free(y);
-out_free_keep:
+out_free:
     free(keep);
+out_release:
+    rb_ctx_release(&ctx);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    struct options o;
+    struct embed_options o;
     struct rb_dataset d;
-    char err[512];
+    struct phases t = { .t0 = rb_now_ns() };
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if ((rc = rb_dataset_load(o.data, &d, err, sizeof err)) != 0)
-        return complain(rc == RB_EINVAL || rc == RB_EIO ? 2 : 1, "%s", err);
-    rc = embed(&o, &d);
+    if ((rc = embed_probe_outputs(&o)) != 0)
+        return rc;
+#ifdef _OPENMP
+    if (o.threads > 0)
+        omp_set_num_threads(o.threads);
+#endif
+    if ((rc = embed_load(o.data, o.seed, &d)) != 0)
+        return rc;
+    t.data = rb_ms_since(t.t0) / 1e3;
+    rc = embed(&o, &d, &t);
     rb_dataset_free(&d);
     return rc;
 }

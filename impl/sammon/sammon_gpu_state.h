@@ -30,6 +30,7 @@ enum sammon_gpu_kind {
     SAMMON_GPU_MODIFIED_TRANSPOSED,
     SAMMON_GPU_TILED,
     SAMMON_GPU_TILED_SYMMETRIC,
+    SAMMON_GPU_STORED,
     SAMMON_GPU_KINDS
 };
 
@@ -47,6 +48,9 @@ struct SAMMON_GPU_ENTRY(dev) {
     void *g;                    /* device, prec: the modified and symmetric sums, or
                                    the tiled partials */
     void *result;               /* ya or yb: the iterate run() left */
+    void *store;                /* stored: the triangle of 1 / d* (float, in tiles) */
+    unsigned *lost;             /* stored: the fill's count of pairs it could not store */
+    int precompute;             /* stored: the timed region fills the triangle first */
     void *host;                 /* host, prec: transposing copies */
     gpuStream_t stream;
     struct gpu_timer timer;

@@ -89,8 +89,14 @@ int sammon_init_pca(int N, int n, int m, const double *x, double *y)
     int rc = -1;
     if (!a || !v || !taken)
         goto out_free;
-    for (int i = 0; i < N; i++)
-        for (int p = 0; p < n; p++)
+    /* X^T X a row per thread, each entry summed over i in order: the same
+     * start whatever the thread count (O(N n^2): 65536 x 64 takes a
+     * noticeable part of a GPU run on one thread). */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < N; i++)
             for (int q = 0; q < n; q++)
                 a[(size_t)p * n + q] += x[(size_t)i * n + p] * x[(size_t)i * n + q];
     jacobi_eigen(n, a, v);

@@ -72,6 +72,17 @@ void sammon_opencl_occupancy(struct rb_case *c, struct rb_occ *occ);
  * value a run does not write fails verify.  0 or RB_EDEVICE. */
 int sammon_opencl_poison(struct rb_case *c);
 
+/* The `stored` variant (sammon_opencl_stored_case.c, f32): as the entry
+ * points above; admit also refuses (RB_ESKIP, with the reason) a case the
+ * device's memory or largest buffer cannot hold. */
+int sammon_opencl_stored_admit(struct rb_case *c);
+size_t sammon_opencl_stored_footprint(const struct rb_case *c);
+int sammon_opencl_stored_setup(struct rb_case *c);
+int sammon_opencl_stored_run(struct rb_case *c);
+int sammon_opencl_stored_verify(struct rb_case *c, struct rb_check *out);
+void sammon_opencl_stored_teardown(struct rb_case *c);
+void sammon_opencl_stored_occupancy(struct rb_case *c, struct rb_occ *occ);
+
 /* sammon_opencl_kernels.c.  The device's largest work-group along
  * dimension 0. */
 size_t sammon_opencl_max_wg(const struct rb_opencl *cl);

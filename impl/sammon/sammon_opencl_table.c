@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL Sammon variants: the paper's four (standard or modified, flat
- * or transposed) and the tiled design, all over the `wg` axis. */
+ * or transposed) and the tiled design, all over the `wg` axis; the stored
+ * form over `tile` and `precompute`. */
 #include "harness/backend/opencl.h"
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_opencl.h"
@@ -25,5 +26,14 @@ const struct rb_variant sammon_opencl_variants[] = {
       .doc = "paper's 4: a work-item per pair, CAS-loop atomic adds, update; column-major" },
     { SAMMON_OPENCL_ENTRY, .name = "tiled", .work = sammon_work_all_pairs,
       .doc = "points in local-memory tiles, several per work-item, sum split in slices" },
+    { .paper = "sammon", .algo = "gd", .name = "stored", .backend = RB_BACKEND_OPENCL,
+      .precs = RB_PREC_F32, .sizes = sammon_sizes, .tunables = sammon_stored_axes,
+      .available = rb_opencl_available, .footprint = sammon_opencl_stored_footprint,
+      .admit = sammon_opencl_stored_admit, .setup = sammon_opencl_stored_setup,
+      .run = sammon_opencl_stored_run, .verify = sammon_opencl_stored_verify,
+      .teardown = sammon_opencl_stored_teardown, .occupancy = sammon_opencl_stored_occupancy,
+      .work = sammon_work_stored,
+      .doc = "1/d* computed once into device memory in tiles, streamed each iteration; "
+             "partial sums per tile pair" },
     { 0 }
 };

@@ -61,6 +61,35 @@ static double rows_total(int N, int n, int m, const double *x, const double *y)
     return total;
 }
 
+/* max - min of column q. */
+static double column_span(int N, int n, const double *x, int q)
+{
+    double lo = x[q], hi = x[q];
+    for (int p = 1; p < N; p++) {
+        lo = fmin(lo, x[(size_t)p * n + q]);
+        hi = fmax(hi, x[(size_t)p * n + q]);
+    }
+    return hi - lo;             /* inf when the column spans more than DBL_MAX */
+}
+
+double sammon_extent(int N, int n, const double *x)
+{
+    double top = 0.0, sum = 0.0;
+    if (N < 1)
+        return 0.0;
+    for (int q = 0; q < n; q++)
+        top = fmax(top, column_span(N, n, x, q));
+    if (!(top > 0.0) || !isfinite(top))
+        return top;
+    /* Scaled by the largest span, so that only an extent beyond DBL_MAX
+     * overflows. */
+    for (int q = 0; q < n; q++) {
+        double r = column_span(N, n, x, q) / top;
+        sum += r * r;
+    }
+    return top * sqrt(sum);
+}
+
 double sammon_input_scale(int N, int n, const double *x)
 {
     return rows_total(N, n, 0, x, NULL);

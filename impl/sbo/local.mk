@@ -39,21 +39,27 @@ endif RB_HAVE_BLAS
 # sbo-learn: SBO on patches of real images (datasets/), with the RMSE trace,
 # the atoms image and a summary.  Its trainers are the fp64 reference and
 # the OpenMP float version, so it needs both BLAS and OpenMP; with OpenCL,
-# the device training too (librb_opencl.a calls back into the core: each
-# library is listed twice).
+# CUDA or HIP, the device training too (the GPU libraries call back into
+# the core: each side is listed twice; CUDA and HIP objects are C++).
 if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
 bin_PROGRAMS += sbo-learn
 sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
 	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+sbo_learn_LDADD = $(RB_BACKEND_LIBS) librb_core.a $(RB_BACKEND_LIBS) librb_core.a \
+	$(RB_CORE_LIBS)
+nodist_EXTRA_sbo_learn_SOURCES = build-aux/link-cxx.cxx
 if RB_HAVE_OPENCL
 sbo_learn_SOURCES += %reldir%/sbo_learn_opencl.c
 sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
-sbo_learn_LDADD = librb_opencl.a librb_core.a librb_opencl.a librb_core.a $(RB_CORE_LIBS)
-else !RB_HAVE_OPENCL
-sbo_learn_LDADD = librb_core.a $(RB_CORE_LIBS)
-endif !RB_HAVE_OPENCL
+endif RB_HAVE_OPENCL
+if RB_HAVE_CUDA
+sbo_learn_SOURCES += %reldir%/sbo_learn_gpu.inc %reldir%/sbo_learn_cuda.c
+endif RB_HAVE_CUDA
+if RB_HAVE_HIP
+sbo_learn_SOURCES += %reldir%/sbo_learn_gpu.inc %reldir%/sbo_learn_hip.c
+endif RB_HAVE_HIP
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
 # CUDA and HIP: one host source (sbo_gpu_*) and one set of kernels
@@ -68,7 +74,7 @@ librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
 librb_cuda_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
 	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
 	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
-	%reldir%/sbo_cuda_train.cu
+	%reldir%/sbo_gpu_train_direct.inc %reldir%/sbo_cuda_train.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
@@ -77,8 +83,10 @@ librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
 librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
 	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
 	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
-	%reldir%/sbo_hip_train.hip
+	%reldir%/sbo_gpu_train_direct.inc %reldir%/sbo_hip_train.hip
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
 # How the own batched GEMM splits K (the CUDA, HIP and OpenCL kernels').
 EXTRA_DIST += %reldir%/sbo_gemm_split.h %reldir%/sbo_sort.h
+# sbo-learn's device trainers, documented.
+EXTRA_DIST += docs/sbo-learn.md

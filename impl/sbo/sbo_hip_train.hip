@@ -6,3 +6,4 @@
 #include "impl/sbo/sbo_gpu_train_loop.inc"
 #include "impl/sbo/sbo_gpu_train_case.inc"
 #include "impl/sbo/sbo_gpu_train_host.inc"
+#include "impl/sbo/sbo_gpu_train_direct.inc"

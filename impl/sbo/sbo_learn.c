@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "datasets/image_patches.h"
 #include "harness/error.h"
 #include "harness/prog.h"
@@ -30,16 +31,23 @@ static const char usage[] =
     "  --rounds R      refinement rounds after each new block (default 5)\n"
     "  --iters K       1ONB iterations of a new block (default 10)\n"
     "  --worst W       worst-coded patches that train a new block (default N / 4)\n"
-    "  --backend B     serial (fp64 reference), omp (float, OpenMP; default) or\n"
-    "                  opencl (float, on an OpenCL device; where built with OpenCL)\n"
+    "  --backend B     serial (fp64 reference), omp (float, OpenMP; default), or\n"
+    "                  float on a device where built with its backend: opencl,\n"
+    "                  cuda or hip\n"
     "  --threads T     OpenMP threads of omp (default OMP_NUM_THREADS or all)\n"
-    "  --svd M         opencl's block update: polar (Newton-Schulz; default) or\n"
-    "                  jacobi (the paper's Jacobi SVD)\n"
+    "  --svd M         the device's block update: polar (Newton-Schulz; default)\n"
+    "                  or jacobi (the paper's Jacobi SVD)\n"
     "  --clblast       opencl's GEMMs through CLBlast (where built with it)\n"
     "  --cl-platform N, --cl-device N  opencl's device by index (default the\n"
     "                  first GPU, else the first device; see reprobench info)\n"
+    "  --cublas        cuda's GEMMs through cuBLAS (where built with it)\n"
+    "  --cuda-device N, --hip-device N  cuda's or hip's device by index\n"
+    "                  (default 0; see reprobench info)\n"
+    "  --profile       the device's time of each kernel in summary.txt (the events\n"
+    "                  around each launch add to train_seconds)\n"
     "  --seed S        seed of the patch subset (default 1)\n"
-    "  --out DIR       where the files go, created if missing (default .)\n"
+    "  --out DIR       where the files go, created if missing and checked before\n"
+    "                  the training (default .)\n"
     "  --help          this text\n"
     "Progress (blocks, RMSE, elapsed seconds) goes to stderr.\n"
     "Exit status: 0 done, 1 failure, 2 bad input.\n";
@@ -47,7 +55,10 @@ static const char usage[] =
 struct options {
     const char *images[MAX_IMAGES], *out;
     int nimg, distinct, blocks, s, rounds, iters, worst, threads;
-    int cl_platform, cl_device, cl_jacobi, cl_clblast, cl_asked;
+    int cl_platform, cl_device, cuda_device, hip_device, jacobi, cl_clblast, cublas, profile;
+    /* The first option given that only the device trainers, opencl, cuda or
+     * hip read; checked against --backend once every option is parsed. */
+    const char *gpu_opt, *cl_opt, *cuda_opt, *hip_opt;
     long patches;
     unsigned long long seed;
     const struct sbo_learner *learner;
@@ -59,14 +70,35 @@ struct options {
 
 static int pick_learner(const char *val, const struct sbo_learner **out)
 {
+    static const char *const devices[][2] = {
+        { "opencl", "OpenCL" }, { "cuda", "CUDA" }, { "hip", "HIP" },
+    };
     for (const struct sbo_learner *l = sbo_learners; l->name; l++)
         if (strcmp(val, l->name) == 0) {
             *out = l;
             return 0;
         }
-    if (strcmp(val, "opencl") == 0)
-        return complain(2, "--backend opencl: this sbo-learn was built without OpenCL");
+    for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
+        if (strcmp(val, devices[k][0]) == 0)
+            return complain(2, "--backend %s: this sbo-learn was built without %s", val,
+                            devices[k][1]);
     return complain(2, "--backend: '%s' is not one of the trainers (see --help)", val);
+}
+
+/* An option for some trainers only, given with another --backend. */
+static int check_backend_options(const struct options *o)
+{
+    const char *b = o->learner->name;
+    const int gpu = strcmp(b, "opencl") == 0 || strcmp(b, "cuda") == 0 || strcmp(b, "hip") == 0;
+    if (o->gpu_opt && !gpu)
+        return complain(2, "%s is for --backend opencl, cuda or hip", o->gpu_opt);
+    const struct { const char *opt, *backend; } only[] = {
+        { o->cl_opt, "opencl" }, { o->cuda_opt, "cuda" }, { o->hip_opt, "hip" },
+    };
+    for (size_t k = 0; k < sizeof only / sizeof only[0]; k++)
+        if (only[k].opt && strcmp(b, only[k].backend) != 0)
+            return complain(2, "%s is for --backend %s", only[k].opt, only[k].backend);
+    return 0;
 }
 
 /* One valued option; 0 or the exit status. */
@@ -83,9 +115,9 @@ static int set_option(struct options *o, const char *opt, const char *val)
     } else if (strcmp(opt, "--backend") == 0) {
         rc = pick_learner(val, &o->learner);
     } else if (strcmp(opt, "--svd") == 0) {
-        o->cl_asked = 1;
+        o->gpu_opt = o->gpu_opt ? o->gpu_opt : opt;
         if (strcmp(val, "polar") == 0 || strcmp(val, "jacobi") == 0)
-            o->cl_jacobi = strcmp(val, "jacobi") == 0;
+            o->jacobi = strcmp(val, "jacobi") == 0;
         else
             rc = complain(2, "--svd: '%s' is not polar or jacobi", val);
     } else if (strcmp(opt, "--patches") == 0) {
@@ -98,11 +130,17 @@ static int set_option(struct options *o, const char *opt, const char *val)
         static const struct { const char *name; long long lo, hi; } ints[] = {
             { "--blocks", 1, 1024 }, { "--s", 1, SBO_LEARN_P }, { "--rounds", 0, 100000 },
             { "--iters", 0, 100000 }, { "--worst", 1, INT_MAX }, { "--threads", 1, 4096 },
-            { "--cl-platform", 0, 63 }, { "--cl-device", 0, 63 },
+            { "--cl-platform", 0, 63 }, { "--cl-device", 0, 63 }, { "--cuda-device", 0, 63 },
+            { "--hip-device", 0, 63 },
         };
         int *dst[] = { &o->blocks, &o->s, &o->rounds, &o->iters, &o->worst, &o->threads,
-                       &o->cl_platform, &o->cl_device };
-        o->cl_asked |= strncmp(opt, "--cl-", 5) == 0;
+                       &o->cl_platform, &o->cl_device, &o->cuda_device, &o->hip_device };
+        const char **only = strncmp(opt, "--cl-", 5) == 0     ? &o->cl_opt
+                            : strncmp(opt, "--cuda-", 7) == 0 ? &o->cuda_opt
+                            : strncmp(opt, "--hip-", 6) == 0  ? &o->hip_opt
+                                                              : NULL;
+        if (only && !*only)
+            *only = opt;
         for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
             if (strcmp(opt, ints[k].name) == 0) {
                 if (!(rc = parse_int(opt, val, ints[k].lo, ints[k].hi, &v)))
@@ -117,7 +155,8 @@ static int set_option(struct options *o, const char *opt, const char *val)
 static int parse_options(int argc, char **argv, struct options *o)
 {
     *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
-                           .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1 };
+                           .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1,
+                           .cuda_device = -1, .hip_device = -1 };
     int rc = pick_learner("omp", &o->learner);
     for (int a = 1; rc == 0 && a < argc; a++) {
         const char *opt = argv[a];
@@ -128,25 +167,31 @@ static int parse_options(int argc, char **argv, struct options *o)
         static const char *const valued[] = { "--image", "--patches", "--blocks", "--s",
                                               "--rounds", "--iters", "--worst", "--backend",
                                               "--threads", "--seed", "--out", "--svd",
-                                              "--cl-platform", "--cl-device", NULL };
+                                              "--cl-platform", "--cl-device",
+                                              "--cuda-device", "--hip-device", NULL };
         int known = 0;
         for (int k = 0; valued[k]; k++)
             known |= strcmp(opt, valued[k]) == 0;
-        if (strcmp(opt, "--distinct") == 0)
+        if (strcmp(opt, "--distinct") == 0) {
             o->distinct = 1;
-        else if (strcmp(opt, "--clblast") == 0)
-            o->cl_clblast = o->cl_asked = 1;
-        else if (!known)
+        } else if (strcmp(opt, "--clblast") == 0) {
+            o->cl_clblast = 1;
+            o->cl_opt = o->cl_opt ? o->cl_opt : opt;
+        } else if (strcmp(opt, "--cublas") == 0) {
+            o->cublas = 1;
+            o->cuda_opt = o->cuda_opt ? o->cuda_opt : opt;
+        } else if (strcmp(opt, "--profile") == 0) {
+            o->profile = 1;
+            o->gpu_opt = o->gpu_opt ? o->gpu_opt : opt;
+        } else if (!known) {
             rc = complain(2, "unknown option '%s' (see --help)", opt);
-        else if (a + 1 >= argc)
+        } else if (a + 1 >= argc) {
             rc = complain(2, "%s needs a value", opt);
-        else
+        } else {
             rc = set_option(o, opt, argv[++a]);
+        }
     }
-    if (rc == 0 && o->cl_asked && strcmp(o->learner->name, "opencl") != 0)
-        rc = complain(2, "--svd, --clblast, --cl-platform and --cl-device are for "
-                      "--backend opencl");
-    return rc;
+    return rc ? rc : check_backend_options(o);
 }
 
 /* The shipped images, by their paths. */
@@ -207,8 +252,9 @@ static int summary_head(const struct options *o, const struct sbo_learn_run *r, 
 static int learn(const struct options *o, struct sbo_learn_run *r, long total)
 {
     const struct sbo_learner *l = o->learner;
-    char head[16384], err[4400];
-    int rc = summary_head(o, r, total, head, sizeof head);
+    /* The options' lines, then room for the trainer's whole note. */
+    char head[16384 + sizeof r->note], err[4400];
+    int rc = summary_head(o, r, total, head, sizeof head - sizeof r->note);
     if (rc)
         return rc;
     r->D = malloc((size_t)o->blocks * SBO_LEARN_P * SBO_LEARN_P * sizeof *r->D);
@@ -217,11 +263,6 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
         return complain(1, "out of memory for %d blocks and %d patches", o->blocks, r->m);
     if ((rc = l->prepare(r)) != 0)
         goto out_release;
-    size_t used = strlen(head);
-    if (snprintf(head + used, sizeof head - used, "%s", r->note) >= (int)(sizeof head - used)) {
-        rc = complain(2, "too many or too long --image paths");
-        goto out_release;
-    }
     /* After prepare, so that a bad device is the only line printed. */
     fprintf(stderr, "%d patches of %d image%s, %s, up to %d blocks, s %d\n", r->m, o->nimg,
             o->nimg > 1 ? "s" : "", l->name, o->blocks, o->s);
@@ -236,6 +277,7 @@ static int learn(const struct options *o, struct sbo_learn_run *r, long total)
         goto out_release;
     fprintf(stderr, "final rmse %.4f with %d blocks; training %.2f s, coding %.3f s\n",
             r->rmse, r->nb, r->train_s, r->code_s);
+    strcat(head, r->note);              /* prepare's and train's lines: room is kept */
     if (sbo_learn_write(o->out, r, head, err, sizeof err) != 0)
         rc = complain(1, "%s", err);
 out_release:
@@ -248,6 +290,58 @@ out_release:
     return rc;
 }
 
+/* --out made if missing and shown writable by a file created and removed in
+ * it, before any work: a file of that name, a read-only or full file
+ * system are bad input found at once, not after the training.  *made: 1
+ * when the folder was created here. */
+static int out_ready(const char *dir, int *made)
+{
+    char probe[4200];
+    struct stat st;
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && errno != EEXIST)
+        return complain(2, "--out %s: %s", dir, strerror(errno));
+    if (stat(dir, &st) != 0)
+        return complain(2, "--out %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return complain(2, "--out %s: %s", dir, strerror(ENOTDIR));
+    if (snprintf(probe, sizeof probe, "%s/.sbo-learn-XXXXXX", dir) >= (int)sizeof probe)
+        return complain(2, "--out %s: path too long", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        int e = errno;
+        if (*made)
+            rmdir(dir);
+        return complain(2, "--out %s: %s", dir, strerror(e));
+    }
+    close(fd);
+    remove(probe);
+    return 0;
+}
+
+/* The run's options from the command line's. */
+static void run_options(const struct options *o, struct sbo_learn_run *r)
+{
+    sbo_opts_default(&r->opts);
+    r->opts.s = o->s;
+    r->opts.L = o->blocks;
+    r->opts.R = o->rounds;
+    r->opts.K = o->iters;
+    r->opts.W = o->worst;
+    r->opts.seed = o->seed;
+    r->opts.trace = trace;
+    r->opts.trace_arg = r;
+    r->threads = o->threads;
+    r->cl_platform = o->cl_platform;
+    r->cl_device = o->cl_device;
+    r->cuda_device = o->cuda_device;
+    r->hip_device = o->hip_device;
+    r->jacobi = o->jacobi;
+    r->cl_clblast = o->cl_clblast;
+    r->cublas = o->cublas;
+    r->profile = o->profile;
+}
+
 int main(int argc, char **argv)
 {
     static char paths[8][4096];
@@ -255,32 +349,25 @@ int main(int argc, char **argv)
     struct sbo_learn_run r = { 0 };
     char err[4400];
     long total = 0;
-    int rc = parse_options(argc, argv, &o);
+    int made = 0, rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (o.nimg == 0 && (rc = default_images(&o, paths)) != 0)
         return rc;
-    if (mkdir(o.out, 0777) != 0 && errno != EEXIST)
-        return complain(2, "--out %s: %s", o.out, strerror(errno));
+    if ((rc = out_ready(o.out, &made)) != 0)
+        return rc;
     rc = rb_image_patches(o.images, o.nimg, SBO_LEARN_SIDE, o.distinct, o.patches, o.seed,
                           "sbo-learn/patches", &r.Y, &r.m, &total, err, sizeof err);
-    if (rc)
-        return complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
-    sbo_opts_default(&r.opts);
-    r.opts.s = o.s;
-    r.opts.L = o.blocks;
-    r.opts.R = o.rounds;
-    r.opts.K = o.iters;
-    r.opts.W = o.worst;
-    r.opts.seed = o.seed;
-    r.opts.trace = trace;
-    r.opts.trace_arg = &r;
-    r.threads = o.threads;
-    r.cl_platform = o.cl_platform;
-    r.cl_device = o.cl_device;
-    r.cl_jacobi = o.cl_jacobi;
-    r.cl_clblast = o.cl_clblast;
-    rc = learn(&o, &r, total);
+    if (rc) {
+        rc = complain(rc == RB_ENOMEM ? 1 : 2, "%s", err);
+    } else {
+        run_options(&o, &r);
+        rc = learn(&o, &r, total);
+    }
+    /* A folder made for a run that failed goes again (rmdir leaves it if a
+     * file was written). */
+    if (rc && made)
+        rmdir(o.out);
     free(r.rows);
     free(r.assign);
     free(r.D);

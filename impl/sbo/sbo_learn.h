@@ -27,8 +27,11 @@ struct sbo_learn_run {
     struct sbo_opts opts;
     int threads;                /* <= 0: the OpenMP default */
     int cl_platform, cl_device; /* opencl's device indices; -1: first GPU, else first */
-    int cl_jacobi;              /* opencl: the paper's Jacobi SVD instead of polar */
+    int cuda_device, hip_device;    /* cuda's and hip's device index; -1: the first */
+    int jacobi;                 /* GPU backends: the paper's Jacobi SVD instead of polar */
     int cl_clblast;             /* opencl: the GEMMs through CLBlast */
+    int cublas;                 /* cuda: the GEMMs through cuBLAS */
+    int profile;                /* device backends: the time of each kernel */
     /* output */
     double *D;                  /* L p^2: the learned blocks, in double */
     int nb;                     /* blocks learned */
@@ -40,7 +43,8 @@ struct sbo_learn_run {
     uint64_t t0;                /* rb_now_ns at the start of training */
     int printed;                /* rows already printed as progress */
     void *priv;                 /* the trainer's own state */
-    char note[1024];            /* prepare: the trainer's summary.txt lines, "key\tvalue\n" */
+    char note[2048];            /* prepare and train: the trainer's summary.txt lines,
+                                   "key\tvalue\n" */
     char msg[512];              /* a trainer's failure, one line; "" for rb_strerror's */
 };
 
@@ -68,6 +72,26 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r);
 int sbo_learn_cl_train(struct sbo_learn_run *r);
 int sbo_learn_cl_code(struct sbo_learn_run *r);
 void sbo_learn_cl_release(struct sbo_learn_run *r);
+
+/* The CUDA and HIP trainers (sbo_learn_gpu.inc, built with CUDA or HIP
+ * only): float, the training of the CUDA and HIP "train" variants on the
+ * device cuda_device or hip_device.  Their prepare returns RB_EINVAL (msg
+ * set) when there is no such device, or for a switch this build cannot
+ * honour. */
+int sbo_learn_cuda_prepare(struct sbo_learn_run *r);
+int sbo_learn_cuda_train(struct sbo_learn_run *r);
+int sbo_learn_cuda_code(struct sbo_learn_run *r);
+void sbo_learn_cuda_release(struct sbo_learn_run *r);
+int sbo_learn_hip_prepare(struct sbo_learn_run *r);
+int sbo_learn_hip_train(struct sbo_learn_run *r);
+int sbo_learn_hip_code(struct sbo_learn_run *r);
+void sbo_learn_hip_release(struct sbo_learn_run *r);
+
+struct rb_case;
+/* Append the metrics of c (a device trainer's case: ms_device, launches,
+ * host_syncs, with a profile ms_<kernel>, ms_gaps, ms_wall) to r->note, one
+ * line each; what does not fit is left out. */
+void sbo_learn_note_metrics(struct sbo_learn_run *r, const struct rb_case *c);
 
 /* The size of the atoms image of nb blocks. */
 void sbo_learn_atoms_size(int nb, int *width, int *height);

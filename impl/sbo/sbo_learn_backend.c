@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sbo-learn's trainers, one row each: the fp64 reference (sbo_train), the
- * OpenMP float version (sbo_train_omp) and, where OpenCL is built, the
- * float training on an OpenCL device (sbo_learn_opencl.c). */
+ * OpenMP float version (sbo_train_omp) and, where their backend is built,
+ * the float training on an OpenCL, CUDA or HIP device (sbo_learn_opencl.c,
+ * sbo_learn_cuda.c, sbo_learn_hip.c). */
 #include <config.h>
 #include <math.h>
 #include <omp.h>
@@ -150,6 +151,16 @@ const struct sbo_learner sbo_learners[] = {
     { .name = "opencl", .about = "float, the training on an OpenCL device",
       .prepare = sbo_learn_cl_prepare, .train = sbo_learn_cl_train, .code = sbo_learn_cl_code,
       .release = sbo_learn_cl_release },
+#endif
+#if RB_HAVE_CUDA
+    { .name = "cuda", .about = "float, the training on a CUDA device",
+      .prepare = sbo_learn_cuda_prepare, .train = sbo_learn_cuda_train,
+      .code = sbo_learn_cuda_code, .release = sbo_learn_cuda_release },
+#endif
+#if RB_HAVE_HIP
+    { .name = "hip", .about = "float, the training on a HIP device",
+      .prepare = sbo_learn_hip_prepare, .train = sbo_learn_hip_train,
+      .code = sbo_learn_hip_code, .release = sbo_learn_hip_release },
 #endif
     { 0 }
 };

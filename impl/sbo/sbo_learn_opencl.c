@@ -38,8 +38,9 @@ static int fail(struct sbo_learn_run *r, int rc, const char *what)
     return rc;
 }
 
-/* The device, as the harness picks it; an index that names no device is
- * bad input (RB_EINVAL), a machine without OpenCL a failure. */
+/* The device, as the harness picks it.  No device there, or an index that
+ * names none, is bad input (RB_EINVAL), as a backend named without a device
+ * is for reprobench. */
 static int open_device(struct sbo_learn_run *r, struct cl_learn *st)
 {
     char why[256];
@@ -55,6 +56,10 @@ static int open_device(struct sbo_learn_run *r, struct cl_learn *st)
         snprintf(r->msg, sizeof r->msg, "--cl-%s %d: %s",
                  r->cl_device >= 0 ? "device" : "platform",
                  r->cl_device >= 0 ? r->cl_device : r->cl_platform, why);
+        return RB_EINVAL;
+    }
+    if (rc == RB_ENODEV) {
+        snprintf(r->msg, sizeof r->msg, "--backend opencl: %s", why);
         return RB_EINVAL;
     }
     if (rc)
@@ -76,6 +81,32 @@ static void describe(struct sbo_learn_run *r, const struct cl_learn *st)
              st->t.polar ? "polar" : "jacobi", st->t.clblast, st->build_s);
 }
 
+/* The training's metrics into the summary, as the CUDA and HIP trainers
+ * give them: ms_device (its first command's start to its last's end),
+ * launches and host_syncs, and the profile's with --profile. */
+static int note_metrics(struct sbo_learn_run *r, struct cl_learn *st)
+{
+    struct sbo_cl_train *t = &st->t;
+    struct rb_case *c = &st->c;
+    cl_ulong start = 0, end = 0;
+    c->nmetrics = 0;
+    if (t->first && t->last) {
+        RB_CL_CHECK(c, clGetEventProfilingInfo(t->first, CL_PROFILING_COMMAND_START,
+                                               sizeof start, &start, NULL));
+        RB_CL_CHECK(c, clGetEventProfilingInfo(t->last, CL_PROFILING_COMMAND_END, sizeof end,
+                                               &end, NULL));
+        rb_case_metric(c, "ms_device", end > start ? (double)(end - start) * 1e-6 : 0.0);
+    }
+    int rc = sbo_cl_prof_metrics(c, t);
+    if (rc == 0 && !t->prof) {
+        rb_case_metric(c, "launches", (double)t->launches);
+        rb_case_metric(c, "host_syncs", (double)t->syncs);
+    }
+    if (rc == 0)
+        sbo_learn_note_metrics(r, c);
+    return rc;
+}
+
 int sbo_learn_cl_prepare(struct sbo_learn_run *r)
 {
     const size_t p = SBO_LEARN_P, ny = p * (size_t)r->m, nd = (size_t)r->opts.L * p * p;
@@ -86,7 +117,7 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r)
     int rc = open_device(r, st);
     if (rc)
         return rc;
-    st->c = (struct rb_case){ .v = r->cl_jacobi ? &learn_paper : &learn_polar,
+    st->c = (struct rb_case){ .v = r->jacobi ? &learn_paper : &learn_polar,
                               .ctx = &st->ctx, .prec = RB_PREC_F32, .seed = r->opts.seed };
     struct sbo_cl_train *t = &st->t;
     t->p = SBO_LEARN_P;
@@ -95,7 +126,8 @@ int sbo_learn_cl_prepare(struct sbo_learn_run *r)
     t->m = r->m;
     t->wg = LEARN_WG;
     t->clblast = r->cl_clblast;
-    t->polar = !r->cl_jacobi;
+    t->polar = !r->jacobi;
+    t->prof = r->profile;
     st->Y = malloc(ny * sizeof *st->Y);
     float *D0 = calloc(nd, sizeof *D0);     /* each block is written before it is read */
     if (!st->Y || !D0) {
@@ -132,7 +164,12 @@ int sbo_learn_cl_train(struct sbo_learn_run *r)
         snprintf(r->msg, sizeof r->msg, "upload of the patches: %s", rb_cl_strerror(err));
         return RB_EDEVICE;
     }
+    sbo_cl_prof_reset(t);
+    uint64_t t0 = rb_now_ns();
     int rc = sbo_cl_train_run(c, t, &r->opts, &r->nb, &r->rmse);
+    t->wall_ms = rb_ms_since(t0);
+    if (rc == 0)
+        rc = note_metrics(r, st);
     if (rc)
         return fail(r, rc, c->msg);
     size_t nd = (size_t)r->nb * p * p;

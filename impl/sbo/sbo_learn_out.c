@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sbo-learn's files: the RMSE trace (rmse.tsv), the learned atoms as one
- * grey image (atoms.pgm) and the run's summary (summary.txt). */
+ * grey image (atoms.pgm) and the run's summary (summary.txt, with the
+ * device trainers' metrics). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness/error.h"
+#include "harness/variant.h"
 #include "impl/sbo/sbo_learn.h"
 
 /* The atoms image: each block an 8 x 8 grid of 8 x 8 tiles (one atom each,
@@ -17,6 +19,20 @@
 #define BLOCK_GAP 3
 #define BLOCKS_PER_ROW 4
 #define BLOCK_PX (TILE_GAP + SBO_LEARN_SIDE * (SBO_LEARN_SIDE + TILE_GAP))
+
+void sbo_learn_note_metrics(struct sbo_learn_run *r, const struct rb_case *c)
+{
+    size_t n = strlen(r->note);
+    for (int k = 0; k < c->nmetrics; k++) {
+        int w = snprintf(r->note + n, sizeof r->note - n, "%s\t%.6g\n", c->metrics[k].name,
+                         c->metrics[k].value);
+        if (w < 0 || (size_t)w >= sizeof r->note - n) {
+            r->note[n] = '\0';
+            return;
+        }
+        n += (size_t)w;
+    }
+}
 
 void sbo_learn_atoms_size(int nb, int *width, int *height)
 {

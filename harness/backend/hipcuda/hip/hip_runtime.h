@@ -80,6 +80,10 @@ static inline hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, i
 {
     return cudaDeviceGetAttribute(v, a, d);
 }
+static inline hipError_t hipDeviceGetPCIBusId(char *bus, int len, int d)
+{
+    return cudaDeviceGetPCIBusId(bus, len, d);
+}
 static inline hipError_t hipDeviceSynchronize(void) { return cudaDeviceSynchronize(); }
 static inline hipError_t hipDeviceReset(void) { return cudaDeviceReset(); }
 static inline hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total)

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+// The stored form (not in Borisov and Myasnikov, who recompute the input
+// distances from x for every pair, notes section 1): d*_ij never changes
+// between iterations, so sammon_stored_fill computes r_ij = 1 / d*_ij once
+// into device memory and every iteration streams it, 4 bytes a pair
+// instead of 2 n instructions.
+//
+// The stored triangle is cut into tiles of TILE = 16 R points, the tiled
+// kernels' tiles (sammon_tiled.cuh): tile pair (I, J), J <= I, is block
+// P(I, J) = I (I + 1) / 2 + J of TILE^2 values, so a block walking tiles
+// J of one row I reads one contiguous range.  Inside a block each of the
+// 256 threads owns the R x R pairs (slot(ty, a), slot(tx, b)) of
+// sammon_tiled, and its R^2 values lie R^2 / 4 float4 apart by 256: pair
+// (a, b) is value v = a R + b, in float4 (v / 4) 256 + t, lane v % 4.  The
+// loads of a tile are therefore 16 bytes a thread, neighbouring threads
+// neighbouring, R^2 / 4 of them in flight, and every value is read once per
+// iteration.  Diagonal tiles (J = I) hold all TILE^2 values, both orders,
+// so that their points sum over the whole tile (the standard form, no pair
+// counted twice); 0 marks a pair that is no pair (padding beyond N, a
+// point with itself).  float only: the variant is fp32.
+//
+// sammon_stored_pass is sammon_tiled_sym's symmetric walk over that layout:
+// the points i's sums in registers over the row, the points j's added up
+// over the block in shared memory and atomically into g once a tile.  Its
+// MODE picks what a pair adds (the benchmark's gradient, or the embedding's
+// gradient, diagonal second derivative and stress); STORED = false takes
+// the distances from x as sammon_tiled_sym does, for sizes whose triangle
+// does not fit.  Block-level reductions only: nothing depends on the warp
+// width.  CUDA and HIP alike.
+#ifndef SAMMON_STORED_CUH
+#define SAMMON_STORED_CUH
+
+#include <stdint.h>
+#include "impl/sammon/sammon_pair.h"
+#include "kernels/cuda/sammon_tiled.cuh"
+
+// What a pass adds up per point, in g (N x sammon_pass_sums values):
+//  GD:     G_q = sum_j w (y_iq - y_jq), w = 1/d - 1/d*: the gradient over
+//          -2/c, as the other kernels' g;
+//  EMBED:  G_q, then A = sum_j w, B = sum_j 1/d and C_q = sum_j
+//          (y_iq - y_jq)^2 / d^3 for q < M - 1, from which the host forms
+//          the second derivative's sums H_q = A - C_q (C_{M-1} = B - the
+//          others, since the C_q of all q add up to B); and the stress;
+//  STRESS: the stress only.
+// Pairs whose outputs coincide (d = 0) add nothing but their stress term,
+// as in impl/sammon/sammon.h.
+enum { SAMMON_PASS_GD, SAMMON_PASS_EMBED, SAMMON_PASS_STRESS };
+
+template <int M, int MODE> __host__ __device__ constexpr int sammon_pass_sums()
+{
+    return MODE == SAMMON_PASS_GD ? M : MODE == SAMMON_PASS_EMBED ? 2 * M + 1 : 0;
+}
+
+// Tile pair (I, J), J <= I, in walking order.
+__host__ __device__ __forceinline__ int64_t sammon_stored_block(int64_t I, int64_t J)
+{
+    return I * (I + 1) / 2 + J;
+}
+
+// float4 loads per thread and tile pair.
+template <int R> __host__ __device__ constexpr int sammon_stored_loads()
+{
+    return R * R / 4;
+}
+
+__device__ __forceinline__ float sammon_f4_lane(const float4 &v, int l)
+{
+    return l == 0 ? v.x : l == 1 ? v.y : l == 2 ? v.z : v.w;
+}
+
+// The thread's R^2 values of tile pair `blk` as float4s (issued together).
+template <int R>
+__device__ __forceinline__ void sammon_stored_load(float4 (&v)[sammon_stored_loads<R>()],
+                                                   const float4 *__restrict__ store,
+                                                   int64_t blk)
+{
+    const float4 *base = store + blk * (int64_t)(sammon_tiled_tile(R) * sammon_tiled_tile(R) / 4);
+#pragma unroll
+    for (int k = 0; k < sammon_stored_loads<R>(); k++)
+        v[k] = base[k * SAMMON_TILED_THREADS + threadIdx.x];
+}
+
+template <int R>
+__device__ __forceinline__ void sammon_stored_unpack(float (&r)[R][R],
+                                                     const float4 (&v)[sammon_stored_loads<R>()])
+{
+#pragma unroll
+    for (int a = 0; a < R; a++)
+#pragma unroll
+        for (int b = 0; b < R; b++)
+            r[a][b] = sammon_f4_lane(v[(a * R + b) / 4], (a * R + b) % 4);
+}
+
+// The sum over the block of a double per thread, into thread 0's return.
+// Starts with a barrier; buf holds SAMMON_TILED_THREADS doubles.
+__device__ __forceinline__ double sammon_block_sum(double *buf, double v)
+{
+    __syncthreads();
+    buf[threadIdx.x] = v;
+    for (int half = SAMMON_TILED_THREADS / 2; half > 0; half /= 2) {
+        __syncthreads();
+        if ((int)threadIdx.x < half)
+            buf[threadIdx.x] += buf[threadIdx.x + half];
+    }
+    __syncthreads();
+    return buf[0];
+}
+
+// The squared input distances a float pair may have: from the smallest
+// normal float, so that r^2 = 1 / d*^2 stays finite, to the largest.
+#define SAMMON_STORED_D2_MIN 1.17549435e-38f
+#define SAMMON_STORED_D2_MAX 3.40282347e+38f
+
+// r_ij = 1 / d*_ij of the thread's pairs in the layout above, for every
+// tile pair: grid of P(tiles - 1, tiles - 1) + 1 blocks, block P takes tile
+// pair P, 256 threads.  The distances are sammon_tiled's (through x, which
+// also stands in for its y, read and unused: M = 1 reads N values).  *lost
+// counts the pairs of distinct points whose squared distance falls outside
+// those bounds (they would divide by zero or overflow); c_part, if not
+// NULL, gets each block's sum of d* over its unordered pairs (fp64).  With
+// store NULL nothing is stored: the count and the sums alone.  n >= 1.
+template <int R>
+__global__ void __launch_bounds__(SAMMON_TILED_THREADS)
+sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict__ store,
+                   unsigned *lost, double *c_part)
+{
+    constexpr int S = SAMMON_TILED_SIDE, KC = SAMMON_TILED_KC, TILE = S * R;
+    constexpr int LD = sammon_tiled_ld<float, R>();
+    __shared__ __align__(16) float xi_s[KC * LD];
+    __shared__ __align__(16) float xj_s[KC * LD];
+    __shared__ float yj_s[TILE];
+    __shared__ double sum_s[SAMMON_TILED_THREADS];
+
+    int64_t i1, J;
+    sammon_pair_of((int64_t)blockIdx.x, &i1, &J);       // P(I, J) = pair index of (I + 1, J)
+    const int I = (int)i1 - 1, i0 = I * TILE, j0 = (int)J * TILE;
+    const int tx = threadIdx.x % S, ty = threadIdx.x / S;
+    float acc[R][R];
+    sammon_tiled_dist2<float, 1, R>(acc, xi_s, xj_s, yj_s, x, x, N, n, i0, j0);
+    float r[R][R], dsum = 0.0f;
+    unsigned bad = 0;
+#pragma unroll
+    for (int a = 0; a < R; a++)
+#pragma unroll
+        for (int b = 0; b < R; b++) {
+            const int i = i0 + sammon_tiled_slot<float, R>(ty, a);
+            const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
+            const bool pair = i < N && j < N && i != j;
+            const bool ok = pair && acc[a][b] >= SAMMON_STORED_D2_MIN
+                            && acc[a][b] <= SAMMON_STORED_D2_MAX;
+            r[a][b] = ok ? sammon_rsqrt(acc[a][b]) : 0.0f;
+            dsum += ok ? acc[a][b] * r[a][b] : 0.0f;
+            bad += pair && !ok && i > j;     // a diagonal tile holds both orders
+        }
+    float4 *out = store ? store + (int64_t)blockIdx.x * (TILE * TILE / 4) : nullptr;
+#pragma unroll
+    for (int k = 0; out && k < sammon_stored_loads<R>(); k++) {
+        const int v = 4 * k;
+        out[k * SAMMON_TILED_THREADS + threadIdx.x] =
+            make_float4(r[v / R][v % R], r[(v + 1) / R][(v + 1) % R],
+                        r[(v + 2) / R][(v + 2) % R], r[(v + 3) / R][(v + 3) % R]);
+    }
+    if (bad)
+        atomicAdd(lost, bad);
+    if (c_part) {
+        // A diagonal tile holds each unordered pair twice.
+        const double total = sammon_block_sum(sum_s, (double)dsum * (I == (int)J ? 0.5 : 1.0));
+        if (threadIdx.x == 0)
+            c_part[blockIdx.x] = total;
+    }
+}
+
+// One pair's share of the pass, added to the point i's sums si and the
+// point j's sj; st gets its stress term (d* - d)^2 / d* = (1 - d r)^2 / r.
+template <int M, int MODE, int K>
+__device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const float (&yj)[M],
+                                                 float r, float (&si)[K], float (&sj)[K],
+                                                 float &st)
+{
+    float dy[M], d2 = 0.0f;
+#pragma unroll
+    for (int q = 0; q < M; q++) {
+        dy[q] = yi[q] - yj[q];
+        d2 += dy[q] * dy[q];
+    }
+    const bool ok = r > 0.0f && d2 > 0.0f;
+    const float rd = ok ? sammon_rsqrt(d2) : 0.0f, w = ok ? rd - r : 0.0f;
+    if constexpr (MODE != SAMMON_PASS_STRESS) {
+#pragma unroll
+        for (int q = 0; q < M; q++) {
+            si[q] += w * dy[q];
+            sj[q] -= w * dy[q];
+        }
+    }
+    if constexpr (MODE == SAMMON_PASS_EMBED) {
+        const float rd3 = rd * rd * rd;
+        si[M] += w;
+        sj[M] += w;
+        si[M + 1] += rd;
+        sj[M + 1] += rd;
+#pragma unroll
+        for (int q = 0; q + 1 < M; q++) {
+            const float cq = dy[q] * dy[q] * rd3;
+            si[M + 2 + q] += cq;
+            sj[M + 2 + q] += cq;
+        }
+    }
+    if constexpr (MODE != SAMMON_PASS_GD) {
+        // r is at most 1/d_min of data the host scaled to about unit size,
+        // so r^2 stays a normal float and rsqrt(r^2) = 1/r = d*.
+        const float s = 1.0f - d2 * rd * r;
+        st += r > 0.0f ? s * s * sammon_rsqrt(r * r) : 0.0f;
+    }
+}
+
+// One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
+// far) gets the MODE's sums; stress_part[block], if MODE has a stress, the
+// block's sum of stress terms over its unordered pairs (fp64; c not
+// applied).  Grid (splits, ceil(N / TILE)), 256 threads: block (s, r)
+// takes tile row I = tiles - 1 - r (the longest rows first) and its tiles
+// J s (I + 1) / splits .. (s + 1) (I + 1) / splits - 1, as sammon_tiled_sym.
+// STORED: r from `store` (x unused); else from x (store unused), n >= 1.
+template <int M, int R, int MODE, bool STORED>
+__global__ void __launch_bounds__(SAMMON_TILED_THREADS)
+sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__restrict__ store,
+                   const float *__restrict__ y, float *g, double *stress_part)
+{
+    constexpr int S = SAMMON_TILED_SIDE, KC = SAMMON_TILED_KC, TILE = S * R;
+    constexpr int LD = sammon_tiled_ld<float, R>();
+    constexpr int K = sammon_pass_sums<M, MODE>() > 0 ? sammon_pass_sums<M, MODE>() : 1;
+    constexpr bool SUMS = sammon_pass_sums<M, MODE>() > 0;
+    __shared__ __align__(16) float xi_s[KC * LD];       // staging, then the sums
+    __shared__ __align__(16) float xj_s[STORED ? 4 : KC * LD];
+    __shared__ float yj_s[M * TILE];
+    __shared__ double sum_s[MODE == SAMMON_PASS_GD ? 1 : SAMMON_TILED_THREADS];
+
+    const int tx = threadIdx.x % S, ty = threadIdx.x / S, t = threadIdx.x;
+    const int tiles = (N + TILE - 1) / TILE, I = tiles - 1 - (int)blockIdx.y, i0 = I * TILE;
+    const int jt_begin = (int)((long long)blockIdx.x * (I + 1) / gridDim.x);
+    const int jt_end = (int)((long long)(blockIdx.x + 1) * (I + 1) / gridDim.x);
+    const int part = blockIdx.y * gridDim.x + blockIdx.x;
+    if (jt_begin == jt_end) {           // the whole block: no barrier is left waiting
+        if (MODE != SAMMON_PASS_GD && t == 0)
+            stress_part[part] = 0.0;
+        return;
+    }
+    float yi[R][M], si[R][K];
+    [[maybe_unused]] bool iv[R];
+#pragma unroll
+    for (int a = 0; a < R; a++) {
+        const int p = i0 + sammon_tiled_slot<float, R>(ty, a);
+        iv[a] = p < N;
+#pragma unroll
+        for (int q = 0; q < M; q++)
+            yi[a][q] = p < N ? y[(size_t)p * M + q] : 0.0f;
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            si[a][k] = 0.0f;
+    }
+    float4 v[sammon_stored_loads<R>()];
+    if constexpr (STORED)
+        sammon_stored_load<R>(v, store, sammon_stored_block(I, jt_begin));
+    double stress = 0.0;
+    for (int jt = jt_begin; jt < jt_end; jt++) {
+        const int j0 = jt * TILE;
+        float r[R][R];
+        if constexpr (STORED) {
+            __syncthreads();            // the last tile's yj_s is read by all
+            for (int e = t; e < TILE * M; e += SAMMON_TILED_THREADS) {
+                const int j = j0 + e / M;
+                yj_s[e % M * TILE + e / M] = j < N ? y[(size_t)j * M + e % M] : 0.0f;
+            }
+            __syncthreads();
+            sammon_stored_unpack<R>(r, v);
+        } else {
+            float acc[R][R];
+            sammon_tiled_dist2<float, M, R>(acc, xi_s, xj_s, yj_s, x, y, N, n, i0, j0);
+#pragma unroll
+            for (int a = 0; a < R; a++)
+#pragma unroll
+                for (int b = 0; b < R; b++) {
+                    const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
+                    const bool pair = iv[a] && j < N && acc[a][b] >= SAMMON_STORED_D2_MIN
+                                      && acc[a][b] <= SAMMON_STORED_D2_MAX;
+                    r[a][b] = pair ? sammon_rsqrt(acc[a][b]) : 0.0f;
+                }
+        }
+        float sj[R][K], st = 0.0f;
+#pragma unroll
+        for (int b = 0; b < R; b++) {
+            const int jl = sammon_tiled_slot<float, R>(tx, b);
+            float yj[M];
+#pragma unroll
+            for (int q = 0; q < M; q++)
+                yj[q] = yj_s[q * TILE + jl];
+#pragma unroll
+            for (int k = 0; k < K; k++)
+                sj[b][k] = 0.0f;
+#pragma unroll
+            for (int a = 0; a < R; a++)
+                sammon_pass_pair<M, MODE, K>(yi[a], yj, r[a][b], si[a], sj[b], st);
+        }
+        // The next tile's values are on their way while this one's sums
+        // are added up.
+        if constexpr (STORED)
+            if (jt + 1 < jt_end)
+                sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
+        stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
+        if constexpr (SUMS) {
+            if (jt == I)
+                continue;               // the diagonal tile's pairs were summed both ways
+            // The 16 threads of a column tx hold sums over different points i.
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                float col[R];
+#pragma unroll
+                for (int b = 0; b < R; b++)
+                    col[b] = sj[b][k];
+                const float sum = sammon_tiled_sum<float, R>(xi_s, col, ty, tx);
+                if (t < TILE && j0 + t < N)
+                    atomicAdd(&g[(size_t)(j0 + t) * K + k], sum);
+            }
+        }
+    }
+    if constexpr (SUMS) {
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            float row[R];
+#pragma unroll
+            for (int a = 0; a < R; a++)
+                row[a] = si[a][k];
+            const float sum = sammon_tiled_sum<float, R>(xi_s, row, tx, ty);
+            if (t < TILE && i0 + t < N)
+                atomicAdd(&g[(size_t)(i0 + t) * K + k], sum);
+        }
+    }
+    if constexpr (MODE != SAMMON_PASS_GD) {
+        const double total = sammon_block_sum(sum_s, stress);
+        if (t == 0)
+            stress_part[part] = total;
+    }
+}
+
+#endif

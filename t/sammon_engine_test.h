@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/* The device embedding engines against the fp64 one (t/sammon_engine_opencl.c,
+ * _cuda.c, _hip.c define ENGINE_OPS first), on iris, digits and generated
+ * points (uniform in [0, 255]^16):
+ *  - one evaluation at a map: the stress, gradient and second derivative
+ *    against fp64 within the float pass's rounding bound (the one
+ *    t/sammon_stored_host derives, in the caller's units);
+ *  - plain GD for a fixed number of iterations from the same start: the
+ *    final stress within what the map's deviation can change it by, the
+ *    deviation bounded by the rounding budget the harness verifies GD cases
+ *    with (sammon_check.c: K u budget per coordinate), so
+ *        |dE| <= sum |g| delta + sum |h| delta^2 / 2 + the evaluation's;
+ *  - the rules that converge to one minimum from both runs (newton, cawley
+ *    and mass on iris; cawley on generated points of a plane) run to their stop:
+ *    both end near that local minimum, where E is stationary, so their
+ *    stresses differ by
+ *      - what each run had left to descend when its stop rule fired: its
+ *        last decrease times rho / (1 - rho), rho the rate of the fp64
+ *        run's last decreases (from its trace, at most 0.9999), and for
+ *        the float run also its evaluation's bound times the same, since it
+ *        cannot see a decrease below that and stops there,
+ *      - the float run's floor: it stalls where its rounding bound eps_g
+ *        hides the true gradient, sum eps_g^2 / (2 |h|) above the minimum
+ *        (the diagonal model the rules themselves use),
+ *      - and the evaluation's rounding;
+ *  - the recomputing form at both tiles and the stored one at 128, one
+ *    evaluation each as above;
+ *  - rows distinct in double but equal in float are refused, named.
+ * On uniform points the runs to convergence are no test: their trajectories
+ * part at rounding level and, the stress surface being rugged there, end in
+ * different minima (cawley: 0.1426 and 0.1412 at N = 300 in one seed); and
+ * newton from the pca start diverges there on every backend (the fixed
+ * factor 0.3 overshoots where h is small), so it is compared on iris. */
+#ifndef SAMMON_ENGINE_TEST_H
+#define SAMMON_ENGINE_TEST_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "datasets/dataset.h"
+#include "harness/ctx.h"
+#include "harness/error.h"
+#include "impl/common/rng.h"
+#include "impl/sammon/sammon_check.h"
+#include "impl/sammon/sammon_engine.h"
+#include "t/tap.h"
+
+#define U_F 0x1.0p-24
+
+/* Per coordinate (N x m): the float pass's bound on g and h; and the
+ * stress's; from the fp64 pair terms at y, to first order in u.  On top of
+ * t/sammon_stored_host.cc's derivation (from float inputs) the engine
+ * rounds x and y to float, so a difference of two coordinates carries
+ * u (|a| + |b|): d* gets the relative error ex u, ex = n/2 + 3 +
+ * sum_k (|x_ik| + |x_jk|) |dx_k| / d*^2, and d likewise ey u; then
+ *    w = 1/d - 1/d*:  (ey + 1) u / d + (ex + 1) u / d*,
+ *    w dy_q:          |dw| |dy_q| + |w| (|y_iq| + |y_jq|) u + u |w dy_q|,
+ *    1/d (B):         (ey + 1) u / d,
+ *    dy_q^2 / d^3:    (2 (|y_iq| + |y_jq|) |dy_q| + (3 ey + 5) dy_q^2) u / d^3,
+ * h_q taking those of A, B and every C; each point's float sums add
+ * lambda sqrt(N) u times the sum of the terms' magnitudes (lambda = 4);
+ * the stress term s^2 d*, s = 1 - d / d*, has 2 |d* - d| (d / d*)
+ * (ex + ey + 2) u + (ex + 2) u term, summed in double, and c's float sum
+ * (ex + 1) u d* per pair and R^2 u c over a thread's pairs.  Each bound is
+ * doubled. */
+struct bounds {
+    double *tg, *th, stress;
+};
+
+static double rounding(const double *a, const double *b, int k, double dist2)
+{
+    double s = 0.0;
+    for (int q = 0; q < k; q++)
+        s += (fabs(a[q]) + fabs(b[q])) * fabs(a[q] - b[q]);
+    return dist2 > 0 ? s / dist2 : 0.0;
+}
+
+static void bounds_at(int N, int n, int m, const double *x, const double *y, double c,
+                      int tile, struct bounds *b)
+{
+    const double u = U_F, lam = 4.0 * sqrt((double)N), R = tile / 16.0;
+    b->tg = calloc((size_t)N * m, sizeof *b->tg);
+    b->th = calloc((size_t)N * m, sizeof *b->th);
+    double st = 0.0, cb = 0.0, e = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            const double *xi = x + (size_t)i * n, *xj = x + (size_t)j * n;
+            const double *yi = y + (size_t)i * m, *yj = y + (size_t)j * m;
+            double ds2 = 0, d2 = 0, dy[3];
+            if (i == j)
+                continue;
+            for (int k = 0; k < n; k++)
+                ds2 += (xi[k] - xj[k]) * (xi[k] - xj[k]);
+            for (int q = 0; q < m; q++) {
+                dy[q] = yi[q] - yj[q];
+                d2 += dy[q] * dy[q];
+            }
+            const double ds = sqrt(ds2), d = sqrt(d2);
+            const double ex = n / 2.0 + 3.0 + rounding(xi, xj, n, ds2);
+            const double ey = m / 2.0 + 3.0 + rounding(yi, yj, m, d2);
+            if (j > i) {
+                const double term = (ds - d) * (ds - d) / ds;
+                st += 2.0 * fabs(ds - d) * d / ds * (ex + ey + 2.0) + (ex + 2.0) * term;
+                cb += (ex + 1.0) * ds;
+                e += term;
+            }
+            if (d == 0.0)
+                continue;
+            const double w = 1.0 / d - 1.0 / ds, cube = 1.0 / (d2 * d);
+            const double dw = (ey + 1.0) / d + (ex + 1.0) / ds;
+            double hs = dw + (ey + 1.0) / d + lam * (fabs(w) + 1.0 / d), cs = 0.0;
+            for (int q = 0; q < m; q++) {
+                const double ay = fabs(yi[q]) + fabs(yj[q]);
+                cs += (2.0 * ay * fabs(dy[q]) + (3.0 * ey + 5.0) * dy[q] * dy[q]) * cube
+                      + lam * dy[q] * dy[q] * cube;
+            }
+            for (int q = 0; q < m; q++) {
+                const double ay = fabs(yi[q]) + fabs(yj[q]);
+                b->tg[(size_t)i * m + q] += dw * fabs(dy[q]) + fabs(w) * ay
+                                            + (1.0 + lam) * fabs(w * dy[q]);
+                b->th[(size_t)i * m + q] += hs + cs;
+            }
+        }
+    for (size_t k = 0; k < (size_t)N * m; k++) {
+        b->tg[k] *= 2.0 * u * 2.0 / c;
+        b->th[k] *= 2.0 * u * 2.0 / c;
+    }
+    b->stress = 2.0 * u * (st + (cb + R * R * c) * e / c) / c;
+}
+
+static void bounds_free(struct bounds *b)
+{
+    free(b->tg);
+    free(b->th);
+}
+
+struct data {
+    const char *what;
+    struct rb_dataset d;
+    double *y0;                 /* the pca start */
+};
+
+static int data_load(struct data *s, const char *name)
+{
+    char err[256];
+    memset(s, 0, sizeof *s);
+    s->what = name;
+    if (strcmp(name, "generated") == 0 || strcmp(name, "plane") == 0) {
+        /* Uniform in [0, 255]^16 (the paper's set-up), or near a plane
+         * through it: uniform points of a square, mapped linearly, moved
+         * off it at random (one minimum near the pca start, which both
+         * runs find). */
+        const int blobs = strcmp(name, "plane") == 0;
+        struct rb_rng r;
+        double centre[2][16];
+        s->d.N = 300;
+        s->d.n = 16;
+        s->d.x = malloc((size_t)s->d.N * s->d.n * sizeof *s->d.x);
+        s->d.label = calloc((size_t)s->d.N, sizeof *s->d.label);
+        rb_rng_seed(&r, tap_seed() + (uint64_t)blobs);
+        for (int k = 0; k < 2; k++)
+            for (int q = 0; q < 16; q++)
+                centre[k][q] = rb_rng_uniform(&r) - 0.5;
+        for (int p = 0; p < s->d.N; p++) {
+            double u1 = rb_rng_uniform(&r) * 255.0, u2 = rb_rng_uniform(&r) * 255.0;
+            for (int q = 0; q < 16; q++) {
+                /* Off the plane by up to 20 in each coordinate. */
+                double off = 40.0 * (rb_rng_uniform(&r) - 0.5);
+                s->d.x[(size_t)p * 16 + q] = blobs ? centre[0][q] * u1 + centre[1][q] * u2 + off
+                                                   : rb_rng_uniform(&r) * 255.0;
+            }
+        }
+    } else if (rb_dataset_load(name, &s->d, err, sizeof err) != 0) {
+        tap_diag("%s: %s", name, err);
+        return -1;
+    }
+    s->d.N = sammon_dedup(s->d.N, s->d.n, s->d.x, NULL);
+    s->y0 = malloc((size_t)s->d.N * 2 * sizeof *s->y0);
+    return s->y0 && sammon_init_pca(s->d.N, s->d.n, 2, s->d.x, s->y0) == 0 ? 0 : -1;
+}
+
+/* A random map about the data's scale, some outputs coincident. */
+static void eval_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, struct data *s)
+{
+    const int N = s->d.N, n = s->d.n, m = 2;
+    struct sammon_engine e, f;
+    double *y = malloc((size_t)N * m * sizeof *y), *g = malloc((size_t)N * m * sizeof *g);
+    double *h = malloc((size_t)N * m * sizeof *h), *gr = malloc((size_t)N * m * sizeof *gr);
+    double *hr = malloc((size_t)N * m * sizeof *hr), st = NAN, sr = NAN;
+    int rc = sammon_engine_open(&e, ops, ctx, N, n, m, NULL, s->d.x);
+    int rr = sammon_engine_open(&f, &sammon_engine_serial, ctx, N, n, m, NULL, s->d.x);
+    memcpy(y, s->y0, (size_t)N * m * sizeof *y);
+    for (int q = 0; q < m; q++)
+        y[m + q] = y[q];
+    if (rc == 0)
+        rc = sammon_engine_eval(&e, y, &st, g, h);
+    if (rr == 0)
+        rr = sammon_engine_eval(&f, y, &sr, gr, hr);
+    struct bounds b;
+    bounds_at(N, n, m, s->d.x, y, f.c, 64, &b);
+    double wg = 0, wh = 0;
+    for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
+        wg = fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
+        wh = fmax(wh, fabs(h[k] - hr[k]) / b.th[k]);
+        if (isnan(g[k]) || isnan(h[k]))
+            wg = NAN;
+    }
+    if (!tap_ok(rc == 0 && rr == 0 && fabs(st - sr) <= b.stress && wg <= 1 && wh <= 1,
+                "%s %s: one evaluation (%s): stress %.10g vs %.10g (<= %.2g), g and h within "
+                "%.3g and %.3g of their bounds", ops->name, s->what, e.form, st, sr, b.stress,
+                wg, wh))
+        tap_diag("rc %d: %s", rc, e.msg);
+    bounds_free(&b);
+    sammon_engine_close(&e);
+    sammon_engine_close(&f);
+    free(hr);
+    free(gr);
+    free(h);
+    free(g);
+    free(y);
+}
+
+/* A trace of the stresses a run accepted. */
+struct trace_log {
+    int n;
+    double e[4096];
+};
+
+static void log_trace(int iter, double stress, void *arg)
+{
+    struct trace_log *t = arg;
+    (void)iter;
+    if (t->n < 4096)
+        t->e[t->n++] = stress;
+}
+
+/* The rate rho of a run's last 20 decreases (their mean ratio, at most
+ * 0.9999), and its last decrease. */
+static double rate(const struct trace_log *t)
+{
+    double sum = 0;
+    int k = 0;
+    for (int i = t->n - 1; i >= 2 && k < 20; i--, k++) {
+        double a = fabs(t->e[i - 2] - t->e[i - 1]), b = fabs(t->e[i - 1] - t->e[i]);
+        sum += a > 0 ? fmin(b / a, 0.9999) : 0.0;
+    }
+    return k ? fmin(sum / k, 0.9999) : 0.9999;
+}
+
+static double last_decrease(const struct trace_log *t)
+{
+    return t->n >= 2 ? fabs(t->e[t->n - 2] - t->e[t->n - 1]) : 0.0;
+}
+
+enum rule { NEWTON, GD, MASS, CAWLEY };
+static const char *const rule_names[] = { "newton", "gd", "mass", "cawley" };
+
+static int run_rule(struct sammon_engine *e, enum rule r, int iters, double *y,
+                    struct trace_log *t, double *stress)
+{
+    struct sammon_eval ev = sammon_engine_evaluator(e);
+    t->n = 0;
+    if (r == MASS) {
+        struct sammon_mass_opts o = { iters, 0.2, 1e-4, log_trace, t };
+        return sammon_run_mass_with(e->N, e->m, &ev, y, &o, stress);
+    }
+    if (r == CAWLEY) {
+        struct sammon_cawley_opts o = { iters, 20, 1e-9, log_trace, t };
+        return sammon_run_cawley_with(e->N, e->m, &ev, y, &o, stress);
+    }
+    struct sammon_fixed_opts o = { iters, r == NEWTON, SAMMON_MAGIC, SAMMON_GD_LAMBDA,
+                                   r == GD ? 0.0 : 1e-9, log_trace, t };
+    return sammon_run_fixed_with(e->N, e->m, &ev, y, &o, stress);
+}
+
+/* Both engines run rule r from the pca start; compare the final stresses. */
+static void rule_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, struct data *s,
+                       enum rule r, int iters)
+{
+    const int N = s->d.N, n = s->d.n, m = 2;
+    struct sammon_engine e, f;
+    struct trace_log *te = calloc(1, sizeof *te), *tf = calloc(1, sizeof *tf);
+    double *ye = malloc((size_t)N * m * sizeof *ye), *yf = malloc((size_t)N * m * sizeof *yf);
+    double se = NAN, sf = NAN, tol = NAN;
+    memcpy(ye, s->y0, (size_t)N * m * sizeof *ye);
+    memcpy(yf, s->y0, (size_t)N * m * sizeof *yf);
+    int rc = sammon_engine_open(&e, ops, ctx, N, n, m, NULL, s->d.x), ie = -1, jf = -1;
+    int rr = sammon_engine_open(&f, &sammon_engine_omp, ctx, N, n, m, NULL, s->d.x);
+    if (rc == 0)
+        ie = run_rule(&e, r, iters, ye, te, &se);
+    if (rr == 0)
+        jf = run_rule(&f, r, iters, yf, tf, &sf);
+    if (ie >= 0 && jf >= 0) {
+        double *g = malloc((size_t)N * m * sizeof *g), *h = malloc((size_t)N * m * sizeof *h);
+        struct bounds b;
+        sammon_gradient(N, n, m, s->d.x, yf, f.c, g, h);
+        bounds_at(N, n, m, s->d.x, yf, f.c, 64, &b);
+        tol = b.stress;
+        if (r == GD) {
+            /* The harness's verification budget of the same iterations. */
+            double *yr = malloc((size_t)N * m * sizeof *yr), budget = 0;
+            sammon_check_reference(N, n, m, iters, s->d.x, s->y0, f.c,
+                                   sammon_gd_alpha(N, f.c, SAMMON_GD_LAMBDA), yr, &budget);
+            const double delta = SAMMON_CHECK_K * U_F * budget;
+            for (size_t k = 0; k < (size_t)N * m; k++)
+                tol += fabs(g[k]) * delta + 0.5 * fabs(h[k]) * delta * delta;
+            free(yr);
+        } else {
+            /* At rate rho a run stopping after a decrease D has D rho / (1 -
+             * rho) left; the float run cannot see a decrease below its
+             * evaluation's bound, so it may stop with that much more. */
+            const double rho = rate(tf), left = rho / (1.0 - rho);
+            tol += last_decrease(tf) * left + (last_decrease(te) + b.stress) * left;
+            for (size_t k = 0; k < (size_t)N * m; k++)
+                tol += h[k] != 0 ? b.tg[k] * b.tg[k] / (2.0 * fabs(h[k])) : 0.0;
+        }
+        bounds_free(&b);
+        free(h);
+        free(g);
+    }
+    if (!tap_ok(ie >= 0 && jf >= 0 && fabs(se - sf) <= tol, "%s %s %s: final stress %.10g "
+                "(%d iterations) vs fp64 %.10g (%d), |d| %.2g <= %.2g", ops->name, s->what,
+                rule_names[r], se, ie, sf, jf, fabs(se - sf), tol))
+        tap_diag("rc %d %d: %s", rc, ie, e.msg);
+    sammon_engine_close(&e);
+    sammon_engine_close(&f);
+    free(yf);
+    free(ye);
+    free(tf);
+    free(te);
+}
+
+/* Rows 1 and 2 differ by less than float can tell: refused, named. */
+static void float_duplicates(const struct sammon_engine_ops *ops, struct rb_ctx *ctx)
+{
+    const double x[] = { 0, 0, 1, 0, 1 + 1e-12, 0, 0, 1, 2, 2 };
+    struct sammon_engine e;
+    int rc = sammon_engine_open(&e, ops, ctx, 5, 2, 2, NULL, x);
+    tap_ok(rc == RB_EINVAL && strstr(e.msg, "rows 2 and 3"), "%s: rows equal in float are "
+           "refused (%s)", ops->name, e.msg);
+    sammon_engine_close(&e);
+}
+
+/* One evaluation in the form opts asks for, against fp64. */
+static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, struct data *s,
+                       const struct sammon_engine_opts *opts)
+{
+    const int N = s->d.N, n = s->d.n, m = 2;
+    struct sammon_engine e;
+    double *g = malloc((size_t)N * m * sizeof *g), *h = malloc((size_t)N * m * sizeof *h);
+    double *gr = malloc((size_t)N * m * sizeof *gr), *hr = malloc((size_t)N * m * sizeof *hr);
+    double st = NAN, c = sammon_input_scale(N, n, s->d.x);
+    double sr = sammon_stress(N, n, m, s->d.x, s->y0, c), wg = 0, wh = 0;
+    struct bounds b;
+    int rc = sammon_engine_open(&e, ops, ctx, N, n, m, opts, s->d.x);
+    if (rc == 0)
+        rc = sammon_engine_eval(&e, s->y0, &st, g, h);
+    sammon_gradient(N, n, m, s->d.x, s->y0, c, gr, hr);
+    bounds_at(N, n, m, s->d.x, s->y0, c, opts->tile, &b);
+    for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
+        wg = isnan(g[k]) ? NAN : fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
+        wh = isnan(h[k]) ? NAN : fmax(wh, fabs(h[k] - hr[k]) / b.th[k]);
+    }
+    if (!tap_ok(rc == 0 && fabs(st - sr) <= b.stress && wg <= 1 && wh <= 1, "%s %s: %s: "
+                "stress %.10g vs %.10g, g and h within %.3g and %.3g of their bounds",
+                ops->name, s->what, e.form, st, sr, wg, wh))
+        tap_diag("rc %d: %s", rc, e.msg);
+    bounds_free(&b);
+    sammon_engine_close(&e);
+    free(hr);
+    free(gr);
+    free(h);
+    free(g);
+}
+
+#define ENGINE_CHECKS 15
+
+static void engine_test(const struct sammon_engine_ops *ops)
+{
+    struct rb_ctx ctx;
+    char why[512];
+    rb_ctx_init(&ctx);
+    if (!ops->available(&ctx, 0, why, sizeof why))
+        tap_skip_all("%s", why);
+    tap_plan(ENGINE_CHECKS);
+    tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)tap_seed(),
+             (unsigned long long)tap_seed());
+    struct data iris, digits, gen, blobs;
+    if (data_load(&iris, "iris") || data_load(&digits, "digits") || data_load(&gen, "generated")
+        || data_load(&blobs, "plane"))
+        tap_diag("a data set did not load");
+    eval_check(ops, &ctx, &iris);
+    eval_check(ops, &ctx, &digits);
+    eval_check(ops, &ctx, &gen);
+    rule_check(ops, &ctx, &iris, GD, 100);
+    rule_check(ops, &ctx, &digits, GD, 10);
+    rule_check(ops, &ctx, &gen, GD, 100);
+    rule_check(ops, &ctx, &iris, NEWTON, 2000);
+    rule_check(ops, &ctx, &iris, CAWLEY, 2000);
+    rule_check(ops, &ctx, &iris, MASS, 100);
+    rule_check(ops, &ctx, &blobs, CAWLEY, 2000);
+    /* MASS stops every 10 iterations once the stress fell by less than
+     * 1e-4 (absolute): where the runs stop 10 iterations apart they differ
+     * by about that much, so it is compared on iris alone. */
+    rule_check(ops, &ctx, &blobs, GD, 100);
+    float_duplicates(ops, &ctx);
+    /* The recomputing form (where the triangle does not fit) at both
+     * tiles, and the stored form at 128. */
+    static const struct sammon_engine_opts forms[] = { { 64, 1 }, { 128, 1 }, { 128, 0 } };
+    for (int k = 0; k < 3; k++)
+        form_check(ops, &ctx, &gen, &forms[k]);
+    rb_dataset_free(&iris.d);
+    rb_dataset_free(&digits.d);
+    rb_dataset_free(&gen.d);
+    rb_dataset_free(&blobs.d);
+    free(blobs.y0);
+    free(iris.y0);
+    free(digits.y0);
+    free(gen.y0);
+    rb_ctx_release(&ctx);
+}
+
+#endif
