@@ -123,6 +123,10 @@ struct rb_variant {
     const char *doc;                       /* one line for `list` */
     int baseline;                          /* 1: the paper's baseline for its algo;
                                               speedups are measured against it */
+    int kind;                              /* which of its paper's engines runs the
+                                              variant: a value of the paper's own enum
+                                              (impl/<paper>/), so that host code never
+                                              tells variants apart by name */
 
     /* 1 if the variant can run here; else 0 with the reason in why. */
     int (*available)(struct rb_ctx *, char *why, size_t len);
