@@ -12,6 +12,16 @@
 extern "C" {
 #endif
 
+/* The engine a Givens variant runs on: the `kind` of its table row.  Zero is
+ * no kind, so a row that forgets it is caught. */
+enum givens_kind {
+    GIVENS_KIND_SEQUENTIAL = 1,     /* Algorithm 1, one rotation after another */
+    GIVENS_KIND_ROUNDROBIN,         /* Algorithms 2 and 3 on the CPU */
+    GIVENS_KIND_PAPER,              /* the paper's kernels, one launch per block */
+    GIVENS_KIND_FUSED,              /* one launch, a slab of columns held on chip */
+    GIVENS_KIND_APPLY               /* Y = U X and its JVP without forming U */
+};
+
 /* Rank of the backward cases' cotangent Gamma = G X^T (givens_check_backward). */
 #define GIVENS_COTANGENT_RANK 4
 

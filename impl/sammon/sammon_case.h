@@ -18,6 +18,19 @@
 extern "C" {
 #endif
 
+/* The engine a Sammon variant runs on: the `kind` of its table row.  Zero is
+ * no kind, so a row that forgets it is caught. */
+enum sammon_kind {
+    SAMMON_KIND_STANDARD = 1,           /* CPU: each point sums over all others */
+    SAMMON_KIND_STANDARD_FLAT,          /* the paper's implementation 1 */
+    SAMMON_KIND_STANDARD_TRANSPOSED,    /* 3 */
+    SAMMON_KIND_MODIFIED_FLAT,          /* 2: a thread per pair, atomics */
+    SAMMON_KIND_MODIFIED_TRANSPOSED,    /* 4 */
+    SAMMON_KIND_TILED,                  /* tiles in shared memory, no atomics */
+    SAMMON_KIND_TILED_SYMMETRIC,        /* tile pairs j <= i, both points' sums */
+    SAMMON_KIND_STORED                  /* the input distances stored once */
+};
+
 /* The coordinate range of the paper's random points. */
 #define SAMMON_DATA_MAX 255.0
 

@@ -30,6 +30,17 @@
 extern "C" {
 #endif
 
+/* The engine an SBO variant runs on: the `kind` of its table row.  Zero is
+ * no kind, so a row that forgets it is caught. */
+enum sbo_kind {
+    SBO_KIND_LOOPS = 1,             /* the fp64 reference in plain loops */
+    SBO_KIND_SGEMM,                 /* OpenMP + OpenBLAS */
+    SBO_KIND_PAPER,                 /* the paper's kernels (a Jacobi SVD per block) */
+    SBO_KIND_FUSED,                 /* the representation in one kernel */
+    SBO_KIND_FUSED_PAIR,            /* as fused, two lanes per two signals */
+    SBO_KIND_POLAR                  /* training with Newton-Schulz per block */
+};
+
 #define SBO_REPRESENT_SNR_DB 20.0
 #define SBO_TRAIN_SNR_DB 30.0
 /* images=1: patches of SBO_IMAGE_SIDE^2 = p pixels. */
