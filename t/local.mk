@@ -145,10 +145,12 @@ EXTRA_DIST += t/faults.sh
 # Under --enable-sanitizers: leaks and undefined behaviour fail the test.
 # protect_shadow_gap=0 lets the CUDA driver map memory where ASan would
 # reserve it; the slow unwinder lets t/lsan.supp see past libraries built
-# without frame pointers.  Options already in the environment come last and
-# win.
+# without frame pointers.  intercept_tls_get_addr=0: once PoCL has unloaded a
+# kernel library, GCC 12's LeakSanitizer may keep a bogus dynamic-TLS range for
+# it and crash scanning it at exit ("Tracer caught signal 11"), more often the
+# busier the machine.  Options already in the environment come last and win.
 if RB_SANITIZE
-RB_ASAN_OPTIONS = detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0
+RB_ASAN_OPTIONS = detect_leaks=1:fast_unwind_on_malloc=0:protect_shadow_gap=0:intercept_tls_get_addr=0
 RB_LSAN_OPTIONS = suppressions=$(abs_top_srcdir)/t/lsan.supp:print_suppressions=0
 RB_UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 AM_TESTS_ENVIRONMENT += \
