@@ -136,16 +136,87 @@ static int append_log(const char *path, const char *name, const char *device,
     return rc;
 }
 
+/* The file a part's messages should name: the user's file, or NAME.cl for
+ * an embedded source (as line_directive writes it). */
+static void part_file(char *buf, size_t len, const struct source *s, const char *name)
+{
+    if (s->text)
+        snprintf(buf, len, "%s", s->origin);
+    else
+        snprintf(buf, len, "%s.cl", name);
+}
+
+/* Some compilers (NVIDIA's) ignore #line and report positions as
+ * "<kernel>:LINE:" in the joined source.  The log with each such position
+ * turned into the part's own "FILE:LINE:", or NULL when there is none (or no
+ * memory: the log is then kept as it came).  The joined source is, per part,
+ * the directive (two newlines) and then the part. */
+static char *log_positions(const char *log, int nparts, const struct source s[],
+                           const char *const names[])
+{
+    static const char tag[] = "<kernel>:";
+    long start[MAX_PARTS];
+    long line = 1;
+
+    if (!strstr(log, tag))
+        return NULL;
+    for (int i = 0; i < nparts; i++) {
+        line += 2;
+        start[i] = line;
+        for (const char *t = s[i].use; *t; t++)
+            line += *t == '\n';
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    for (const char *at = log, *hit; *at; at = hit) {
+        char *end;
+        hit = strstr(at, tag);
+        if (!hit) {
+            fputs(at, f);
+            break;
+        }
+        fwrite(at, 1, (size_t)(hit - at), f);
+        long n = strtol(hit + sizeof tag - 1, &end, 10);
+        int part = nparts - 1;
+        while (part > 0 && n < start[part])
+            part--;
+        if (end == hit + sizeof tag - 1 || *end != ':' || n < start[part]) {
+            fputs(tag, f);
+            hit += sizeof tag - 1;
+            continue;
+        }
+        char file[1100];
+        part_file(file, sizeof file, &s[part], names[part]);
+        fprintf(f, "%s:%ld", file, n - start[part] + 1);
+        hit = end;
+    }
+    if (fclose(f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The log in full to RUN_DIR/build-NAME.log (appended: a sweep may fail
  * several option sets), and its head, on one line, into c->msg. */
 static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog,
-                        const char *name, const char *options, cl_int err)
+                        int nparts, const struct source s[], const char *const names[],
+                        const char *options, cl_int err)
 {
+    const char *name = names[nparts - 1];
     size_t size = 0;
     clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
     char *log = calloc(1, size + 1);
     if (log && size)
         clGetProgramBuildInfo(prog, cl->device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+    char *mapped = log ? log_positions(log, nparts, s, names) : NULL;
+    if (mapped) {
+        free(log);
+        log = mapped;
+    }
     char path[1024] = "";
     if (c->ctx->run_dir && log) {
         snprintf(path, sizeof path, "%s/build-%s.log", c->ctx->run_dir, name);
@@ -154,8 +225,8 @@ static int build_failed(struct rb_case *c, struct rb_opencl *cl, cl_program prog
     }
     char head[320] = "";
     size_t n = 0;
-    for (const char *s = log ? log : ""; *s && n < sizeof head - 1; s++) {
-        char ch = (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s;
+    for (const char *t = log ? log : ""; *t && n < sizeof head - 1; t++) {
+        char ch = (*t == '\n' || *t == '\r' || *t == '\t') ? ' ' : *t;
         if (ch == ' ' && (n == 0 || head[n - 1] == ' '))
             continue;
         head[n++] = ch;
@@ -184,13 +255,16 @@ static void line_directive(char *buf, size_t len, const struct source *s, const 
     snprintf(buf + at, len - at, "%s\"\n", s->text ? "" : ".cl");
 }
 
-static int build(struct rb_case *c, struct rb_opencl *cl, int nparts, const char *const src[],
-                 const char *name, const char *options, cl_program *out)
+/* The program of the parts s (each after its #line directive in text). */
+static int build(struct rb_case *c, struct rb_opencl *cl, int nparts, const char *const text[],
+                 const struct source s[], const char *const names[], const char *options,
+                 cl_program *out)
 {
+    const char *name = names[nparts - 1];
     cl_int err;
     uint64_t t0 = rb_now_ns();
-    cl_program prog = clCreateProgramWithSource(cl->context, (cl_uint)nparts, (const char **)src,
-                                                NULL, &err);
+    cl_program prog = clCreateProgramWithSource(cl->context, (cl_uint)(2 * nparts),
+                                                (const char **)text, NULL, &err);
     if (err != CL_SUCCESS)
         return rb_fail(c, RB_EDEVICE, "clCreateProgramWithSource(%s.cl): %s (%d)", name,
                        rb_cl_strerror(err), (int)err);
@@ -199,7 +273,7 @@ static int build(struct rb_case *c, struct rb_opencl *cl, int nparts, const char
         c->build_ms = 0;
     c->build_ms += rb_ms_since(t0);
     if (err != CL_SUCCESS) {
-        int rc = build_failed(c, cl, prog, name, options, err);
+        int rc = build_failed(c, cl, prog, nparts, s, names, options, err);
         clReleaseProgram(prog);
         return rc;
     }
@@ -242,7 +316,7 @@ int rb_opencl_program_parts(struct rb_case *c, int nparts, const char *const nam
         goto out_free_sources;
     }
     cl_program prog = NULL;
-    rc = build(c, cl, 2 * nparts, text, name, options, &prog);
+    rc = build(c, cl, nparts, text, s, names, options, &prog);
     if (rc)
         goto out_free_sources;
     p = cache_add(cl);
