@@ -120,7 +120,8 @@ static int prepare(struct session *s)
     rb_ctx_set_mem_limit(&s->ctx);
     if (rb_sweep_plan(&p->sweep, &s->ctx, &s->plan, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
-    if (s->o.shard_k && rb_shard_filter(&s->plan, &p->policy, s->o.shard_i, s->o.shard_k))
+    if (s->o.shard_k && rb_shard_filter(&s->plan, &p->policy, s->o.shard_i, s->o.shard_k,
+                                        s->o.plan_dir))
         return rb_cli_usage_error("out of memory");
     return 0;
 }

@@ -95,19 +95,76 @@ int rb_shard_assign(const struct rb_plan *plan, const struct rb_policy *pol, int
     return 0;
 }
 
-int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, int k)
+int rb_shard_store(const char *run_dir, const struct rb_plan *plan,
+                   const struct rb_policy *pol, int k, char *err, size_t errlen)
 {
     int *shard_of = calloc(plan->n ? plan->n : 1, sizeof *shard_of);
-    size_t kept = 0;
+    char path[PATH_MAX + 32], key[512], *text = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    int rc = RB_ENOMEM;
 
-    if (!shard_of || rb_shard_assign(plan, pol, k, shard_of)) {
+    if (!shard_of || rb_shard_assign(plan, pol, k, shard_of) || !(f = open_memstream(&text, &len)))
+        goto out_free;
+    for (size_t c = 0; c < plan->n; c++) {
+        rb_case_key(&plan->cases[c], key, sizeof key);
+        fprintf(f, "%d\t%s\t%.3f\n", shard_of[c], key,
+                rb_shard_estimate(&plan->cases[c], pol));
+    }
+    fclose(f);
+    f = NULL;
+    snprintf(path, sizeof path, "%s/shards.tsv", run_dir);
+    rc = rb_write_file_atomic(path, text ? text : "", err, errlen);
+out_free:
+    if (rc == RB_ENOMEM)
+        snprintf(err, errlen, "shards.tsv: out of memory");
+    if (f)
+        fclose(f);
+    free(text);
+    free(shard_of);
+    return rc;
+}
+
+json_t *rb_shard_load(const char *run_dir)
+{
+    char path[PATH_MAX + 32], line[1024], key[600];
+    json_t *by_key;
+    FILE *f;
+    int i;
+
+    snprintf(path, sizeof path, "%s/shards.tsv", run_dir);
+    if (!(f = fopen(path, "r")))
+        return NULL;
+    if ((by_key = json_object()))
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "%d\t%599[^\t\n]", &i, key) == 2)
+                json_object_set_new(by_key, key, json_integer(i));
+    fclose(f);
+    return by_key;
+}
+
+int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, int k,
+                    const char *run_dir)
+{
+    int *shard_of = calloc(plan->n ? plan->n : 1, sizeof *shard_of);
+    json_t *stored = rb_shard_load(run_dir);
+    size_t kept = 0;
+    char key[512];
+
+    if (!shard_of || (!stored && rb_shard_assign(plan, pol, k, shard_of))) {
         free(shard_of);
         return RB_ENOMEM;
     }
-    for (size_t c = 0; c < plan->n; c++)
+    for (size_t c = 0; c < plan->n; c++) {
+        if (stored) {
+            rb_case_key(&plan->cases[c], key, sizeof key);
+            shard_of[c] = (int)json_integer_value(json_object_get(stored, key));
+        }
         if (shard_of[c] == i)
             plan->cases[kept++] = plan->cases[c];
+    }
     plan->n = kept;
+    json_decref(stored);
     free(shard_of);
     return 0;
 }

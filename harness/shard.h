@@ -27,8 +27,20 @@ double rb_shard_estimate(const struct rb_case *c, const struct rb_policy *pol);
 int rb_shard_assign(const struct rb_plan *plan, const struct rb_policy *pol, int k,
                     int *shard_of);
 
-/* Keep only shard i of k's cases in plan.  0, or RB_ENOMEM. */
-int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, int k);
+/* RUN/shards.tsv: the assignment submit made, one line per case
+ * ("I<TAB>KEY<TAB>SECONDS"), so that every shard, status and --resume use
+ * the same one whatever host reads it.  0, or RB_EIO / RB_ENOMEM with err. */
+int rb_shard_store(const char *run_dir, const struct rb_plan *plan,
+                   const struct rb_policy *pol, int k, char *err, size_t errlen);
+/* RUN/shards.tsv as an object: case key -> shard (an integer); NULL when
+ * there is none or it cannot be read. */
+json_t *rb_shard_load(const char *run_dir);
+
+/* Keep only shard i of k's cases in plan: those shards.tsv in run_dir
+ * gives it, or where there is none, those rb_shard_assign does.  0, or
+ * RB_ENOMEM. */
+int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, int k,
+                    const char *run_dir);
 
 /* RUN/shards/I into buf. */
 void rb_shard_path(const char *run_dir, int i, char *buf, size_t len);

@@ -59,6 +59,7 @@ int rb_submit_plan_new(const struct rb_run_opts *o, int argc, char **argv, int k
     if (rb_run_write_meta(&run, argc, argv, &ctx, err, sizeof err)
         || rb_plan_store(run.dir, &o->plan, err, sizeof err)
         || rb_meta_set(run.dir, "shards", json_integer(k), err, sizeof err)
+        || rb_shard_store(run.dir, &plan, &o->plan.policy, k, err, sizeof err)
         || !realpath(run.dir, run_dir)
         || !(*record = json_pack("{s:i, s:[]}", "shards", k, "submissions"))) {
         fprintf(stderr, "reprobench: submit: %s\n", err);
@@ -171,37 +172,25 @@ static json_t *shard_records(const char *run_dir, int i)
 
 int rb_submit_progress(const char *run_dir, int k, struct rb_shard_count *counts)
 {
-    struct rb_plan_spec spec;
-    struct rb_plan plan = { 0 };
-    struct rb_ctx ctx;
-    json_t **recs = calloc((size_t)k + 1, sizeof *recs);
-    int *shard_of = NULL, rc;
-    char err[1024];
+    json_t **recs = calloc((size_t)k + 1, sizeof *recs), *assigned = rb_shard_load(run_dir), *v;
+    const char *key;
+    int rc = 0;
 
-    rb_plan_spec_init(&spec);
-    rb_ctx_init(&ctx);
-    if (!recs)
-        return rb_cli_usage_error("out of memory");
-    if (rb_plan_load(run_dir, &spec, err, sizeof err)) {
-        rc = rb_cli_usage_error("%s: %s", run_dir, err);
-        goto out_free;
-    }
-    if ((rc = plan_cases(&spec, &ctx, &plan)))
-        goto out_free;
-    if (!(shard_of = calloc(plan.n + 1, sizeof *shard_of))
-        || rb_shard_assign(&plan, &spec.policy, k, shard_of)) {
-        rc = rb_cli_usage_error("out of memory");
+    if (!recs || !assigned) {
+        rc = recs ? rb_cli_usage_error("%s: no shards.tsv, not a submitted sweep", run_dir)
+                  : rb_cli_usage_error("out of memory");
         goto out_free;
     }
     for (int i = 1; i <= k; i++)
         recs[i] = shard_records(run_dir, i);
-    for (size_t c = 0; c < plan.n; c++) {
-        struct rb_shard_count *n = &counts[shard_of[c]];
-        char key[512];
+    json_object_foreach(assigned, key, v) {
+        int i = (int)json_integer_value(v);
+        struct rb_shard_count *n = &counts[i];
         const char *st;
 
-        rb_case_key(&plan.cases[c], key, sizeof key);
-        st = json_string_value(json_object_get(recs[shard_of[c]], key));
+        if (i < 1 || i > k)
+            continue;
+        st = json_string_value(json_object_get(recs[i], key));
         n->cases++;
         if (!st)
             n->left++;
@@ -211,12 +200,9 @@ int rb_submit_progress(const char *run_dir, int k, struct rb_shard_count *counts
             n->done++;
     }
 out_free:
-    for (int i = 0; i <= k; i++)
+    for (int i = 0; recs && i <= k; i++)
         json_decref(recs[i]);
     free(recs);
-    free(shard_of);
-    rb_plan_free(&plan);
-    rb_plan_spec_free(&spec);
-    rb_ctx_release(&ctx);
+    json_decref(assigned);
     return rc;
 }
