@@ -242,6 +242,11 @@ int rb_cli_submit(int argc, char **argv)
         rc = rc < 0 ? 0 : rc;
         goto out_free_args;
     }
+    if (s.o.dry_run) {
+        rc = s.resume ? rb_cli_usage_error("submit: --dry-run goes with a new sweep")
+                      : rb_submit_dry_run(&s.o, s.shards);
+        goto out_free_args;
+    }
     if ((len = readlink("/proc/self/exe", s.bin, sizeof s.bin - 1)) < 0) {
         rc = rb_cli_usage_error("submit: cannot find this program's path");
         goto out_free_args;

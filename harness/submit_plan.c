@@ -76,6 +76,40 @@ out_free_ctx:
     return rc;
 }
 
+int rb_submit_dry_run(const struct rb_run_opts *o, int k)
+{
+    struct rb_ctx ctx;
+    struct rb_plan plan = { 0 };
+    double *load = calloc((size_t)k + 1, sizeof *load);
+    int *shard_of = NULL, rc;
+    char label[512];
+
+    rb_ctx_init(&ctx);
+    if ((rc = plan_cases(&o->plan, &ctx, &plan)))
+        goto out_free;
+    if (!load || !(shard_of = calloc(plan.n + 1, sizeof *shard_of))
+        || rb_shard_assign(&plan, &o->plan.policy, k, shard_of)) {
+        rc = rb_cli_usage_error("out of memory");
+        goto out_free;
+    }
+    for (size_t c = 0; c < plan.n; c++) {
+        double est = rb_shard_estimate(&plan.cases[c], &o->plan.policy);
+
+        rb_case_label(&plan.cases[c], label, sizeof label);
+        printf("shard %d  %8.2f s  %s\n", shard_of[c], est, label);
+        load[shard_of[c]] += est;
+    }
+    for (int i = 1; i <= k; i++)
+        printf("shard %d: %.1f s estimated\n", i, load[i]);
+    printf("%zu cases in %d shards\n", plan.n, k);
+out_free:
+    free(load);
+    free(shard_of);
+    rb_plan_free(&plan);
+    rb_ctx_release(&ctx);
+    return rc;
+}
+
 /* A job state in which it may still run a case. */
 static int state_active(const char *st)
 {

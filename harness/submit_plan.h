@@ -21,6 +21,10 @@ struct rb_shard_count {
 int rb_submit_plan_new(const struct rb_run_opts *o, int argc, char **argv, int k,
                        char *run_dir, char *tasks, size_t tlen, json_t **record);
 
+/* --dry-run: each case with its shard and estimated seconds, and each
+ * shard's total; nothing made or submitted.  0, or an exit status. */
+int rb_submit_dry_run(const struct rb_run_opts *o, int k);
+
 /* A submitted sweep's shards with cases left as an sbatch --array list
  * ("" when none); *k its shard count; refused while a task of its last
  * submission is still queued or running.  0, or an exit status after one
