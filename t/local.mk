@@ -374,3 +374,6 @@ EXTRA_DIST += t/cli_db.sh
 # cases, a shard cancelled and resumed, refusals.  Skipped without one.
 TESTS += t/slurm_sweep.sh t/slurm_resume.sh t/slurm_refuse.sh
 EXTRA_DIST += t/slurm_sweep.sh t/slurm_resume.sh t/slurm_refuse.sh t/slurm_lib.sh
+# The shard assignment of a submitted sweep: a partition, stable, balanced.
+check_PROGRAMS += t/shard_assign
+TESTS += t/shard_assign
