@@ -206,6 +206,24 @@ static int shard_create(const struct rb_run_opts *o, const char *dir,
     return 0;
 }
 
+/* A sweep submitted as K shards is run as K shards. */
+static int check_count(const struct rb_run_opts *o)
+{
+    char path[PATH_MAX + 32];
+    json_t *meta;
+    json_int_t k;
+
+    snprintf(path, sizeof path, "%s/meta.json", o->plan_dir);
+    if (!(meta = json_load_file(path, 0, NULL)))
+        return 0;
+    k = json_integer_value(json_object_get(meta, "shards"));
+    json_decref(meta);
+    if (k > 0 && k != o->shard_k)
+        return rb_cli_usage_error("--shard %d/%d: %s was submitted as %lld shards", o->shard_i,
+                                  o->shard_k, o->plan_dir, (long long)k);
+    return 0;
+}
+
 int rb_shard_begin(struct rb_run_opts *o, char *dir, size_t dirlen)
 {
     struct rb_plan_spec plan;
@@ -216,6 +234,8 @@ int rb_shard_begin(struct rb_run_opts *o, char *dir, size_t dirlen)
     rb_plan_spec_init(&plan);
     if (rb_plan_load(o->plan_dir, &plan, err, sizeof err))
         return rb_cli_usage_error("--plan %s: %s", o->plan_dir, err);
+    if ((rc = check_count(o)))
+        goto out_free_plan;
     snprintf(path, sizeof path, "%s/shards", o->plan_dir);
     rb_shard_path(o->plan_dir, o->shard_i, dir, dirlen);
     if ((rc = make_dir(path)) || (rc = make_dir(dir)))
