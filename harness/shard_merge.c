@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "harness/error.h"
+#include "harness/lock.h"
 #include "harness/record.h"
 #include "harness/results.h"
 #include "harness/shard.h"
@@ -18,13 +19,18 @@ static int merge_one(const char *run_dir, int i, FILE *out, json_t *seen, size_t
     json_t *records, *rec;
     struct stat st;
     size_t j;
-    int rc = 0;
+    int rc = 0, lock;
 
     rb_shard_path(run_dir, i, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/records.jsonl", dir);
     if (stat(path, &st) != 0)
         return 0;               /* a shard that never started */
-    if ((rc = rb_records_load(path, &records, err, errlen)) < 0)
+    /* A shard still writing would be merged half: refuse until it ends. */
+    if ((rc = rb_lock_share(dir, &lock, err, errlen)) < 0)
+        return rc;
+    rc = rb_records_load(path, &records, err, errlen);
+    rb_lock_release(lock);
+    if (rc < 0)
         return rc;
     json_array_foreach(records, j, rec) {
         const char *key = json_string_value(json_object_get(rec, "key"));

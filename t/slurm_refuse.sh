@@ -4,9 +4,10 @@
 # nothing left behind: no sbatch on PATH, a shard spec out of range, a
 # partition Slurm does not have (Slurm's own message), a request Slurm
 # refuses (GPUs on a node without any), a resume of a folder that is no
-# submitted sweep.  The checks that need a Slurm skip without one.
+# submitted sweep; and a merge while a shard still writes.  The checks that
+# need a Slurm skip without one.
 . "$RB_TOP_SRCDIR/t/slurm_lib.sh"
-tap_plan 8
+tap_plan 9
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-slurm-refuse.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/out"
@@ -38,6 +39,26 @@ refused "submit --shards beyond the plan's cases is refused" 'only 12 cases' \
     submit $SWEEP --shards 13 --out "$tmp/out"
 refused "submit --resume of a folder that is no sweep is refused" 'not a submitted sweep' \
     submit --resume "$tmp/out"
+
+# A merge while a shard still writes (holds its lock) would merge it half.
+sweep=$tmp/sweep
+mkdir -p "$sweep/shards/1"
+echo '{"shards": 1, "submissions": []}' > "$sweep/slurm.json"
+: > "$sweep/records.jsonl"
+: > "$sweep/shards/1/records.jsonl"
+if command -v flock >/dev/null 2>&1; then
+    flock -x "$sweep/shards/1/.lock" sleep 30 & holder=$!
+    for _ in $(seq 50); do
+        [ -e "$sweep/shards/1/.lock" ] && break
+        sleep 0.1
+    done
+    sleep 0.2
+    expect_usage_error "merge refuses while a shard holds its lock" \
+        merge "$sweep" --no-db --no-plot --quiet
+    kill "$holder" 2>/dev/null
+else
+    tap_skip "no flock(1) here to hold a shard's lock"
+fi
 
 if ! slurm_running; then
     for _ in 1 2 3; do tap_skip "$slurm_why"; done
