@@ -154,6 +154,31 @@ static void states_from_scontrol(long id, int k, char (*states)[32], char *singl
     }
 }
 
+/* Jobs the controller forgot (after MinJobAge), where accounting keeps
+ * them: `sacct -n -P -X -j ID -o JobID,State` lines "ID_I|STATE" or, for
+ * one job, "ID|STATE" ("CANCELLED by 0": the first word).  Nothing where
+ * accounting is off (sacct then fails). */
+static void states_from_sacct(long id, int k, char (*states)[32], char *single)
+{
+    char arg[32], out[65536], msg[512];
+    char *argv[] = { "sacct", "-n", "-P", "-X", "-j", arg, "-o", "JobID,State", NULL };
+
+    snprintf(arg, sizeof arg, "%ld", id);
+    if (!rb_slurm_have("sacct") || rb_slurm_exec(argv, out, sizeof out, msg, sizeof msg) != 0)
+        return;
+    for (char *save = NULL, *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *bar = strchr(l, '|'), *us = strchr(l, '_'), state[32];
+        int i;
+
+        if (!bar || sscanf(bar + 1, "%31s", state) != 1)
+            continue;
+        if (single && !single[0] && !us)
+            snprintf(single, 32, "%s", state);
+        else if (!single && us && us < bar && (i = atoi(us + 1)) >= 1 && i <= k && !states[i][0])
+            snprintf(states[i], 32, "%s", state);
+    }
+}
+
 int rb_slurm_states(long array, int k, char (*states)[32], long merge, char *merge_state)
 {
     char arg[64], out[65536], msg[512];
@@ -183,6 +208,9 @@ int rb_slurm_states(long array, int k, char (*states)[32], long merge, char *mer
     states_from_scontrol(array, k, states, NULL);
     if (!merge_state[0])
         states_from_scontrol(merge, k, states, merge_state);
+    states_from_sacct(array, k, states, NULL);
+    if (!merge_state[0])
+        states_from_sacct(merge, k, states, merge_state);
     return 0;
 }
 

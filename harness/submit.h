@@ -22,7 +22,7 @@ long rb_slurm_job_id(const char *out);
 
 /* The state of each task of array job `array` (index 1..k into states,
  * each a buffer of 32; "" where Slurm no longer knows it), and of job
- * `merge` into merge_state: from squeue, else from scontrol.  0 when Slurm
+ * `merge` into merge_state: from squeue, else scontrol, else sacct.  0 when Slurm
  * answered, -1 when no Slurm could be asked. */
 int rb_slurm_states(long array, int k, char (*states)[32], long merge, char *merge_state);
 
