@@ -14,6 +14,10 @@ int rb_cli_report(int argc, char **argv);
 /* db import|info and history: the results store (harness/db.h). */
 int rb_cli_db(int argc, char **argv);
 int rb_cli_history(int argc, char **argv);
+/* submit, merge and status: a sweep as Slurm jobs (docs/slurm.md). */
+int rb_cli_submit(int argc, char **argv);
+int rb_cli_merge(int argc, char **argv);
+int rb_cli_status(int argc, char **argv);
 
 /* Print "reprobench: <message>" on stderr and return 2. */
 int rb_cli_usage_error(const char *fmt, ...)

@@ -21,6 +21,7 @@
 #include "harness/progress.h"
 #include "harness/results.h"
 #include "harness/run_opts.h"
+#include "harness/shard.h"
 #include "harness/sweep.h"
 
 /* One invocation of run: its options, what it runs, and what it holds. */
@@ -34,6 +35,7 @@ struct session {
     int have_run;                       /* run is open */
     int lock;                           /* the run directory's lock, or -1 */
     char err[1024];
+    char shard_dir[PATH_MAX];           /* --plan --shard: the shard's run directory */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -100,6 +102,8 @@ static int prepare(struct session *s)
         || rb_observers_init(&s->ctx, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
     s->spec = &s->o.plan;
+    if (s->o.plan_dir && (rc = rb_shard_begin(&s->o, s->shard_dir, sizeof s->shard_dir)))
+        return rc;
     if (s->o.resume && (rc = open_resumed(s)))
         return rc;
     p = s->spec;
@@ -116,6 +120,9 @@ static int prepare(struct session *s)
     rb_ctx_set_mem_limit(&s->ctx);
     if (rb_sweep_plan(&p->sweep, &s->ctx, &s->plan, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
+    if (s->o.shard_k && rb_shard_filter(&s->plan, &p->policy, s->o.shard_i, s->o.shard_k,
+                                        s->o.plan_dir))
+        return rb_cli_usage_error("out of memory");
     return 0;
 }
 
@@ -144,6 +151,12 @@ static int start(struct session *s, int argc, char **argv)
         || (!stop_signal && !s->o.no_ceilings
             && rb_run_ceilings(&s->run, &s->ctx, plan_backends(&s->plan), err, len))) {
         fprintf(stderr, "reprobench: %s\n", err);
+        return 1;
+    }
+    /* A shard's records say which node ran them (nodes may differ). */
+    if (s->o.shard_k && !(s->run.stamp = rb_shard_stamp(s->run.dir))) {
+        fprintf(stderr, "reprobench: %s/hardware.json: cannot read this node's description\n",
+                s->run.dir);
         return 1;
     }
     return 0;

@@ -99,3 +99,8 @@ else !RB_HAVE_SQLITE
 librb_core_a_SOURCES += %reldir%/db_none.c
 endif !RB_HAVE_SQLITE
 EXTRA_DIST += docs/store.md docs/slurm-local.md
+# Sweeps on Slurm: shards of a stored plan, submit, merge and status.
+librb_core_a_SOURCES += %reldir%/shard.h %reldir%/shard.c %reldir%/shard_merge.c \
+	%reldir%/submit.h %reldir%/submit.c %reldir%/submit_plan.h %reldir%/submit_plan.c \
+	%reldir%/cli_submit.c %reldir%/cli_merge.c %reldir%/cli_status.c
+EXTRA_DIST += docs/slurm.md

@@ -18,6 +18,9 @@ static const char usage[] =
     "  report  a run's report: hardware, build, figures, best configurations, claims\n"
     "  db      the results store: import run directories, show what it holds\n"
     "  history one series's median and spread across the runs of the store\n"
+    "  submit  a sweep as a Slurm job array of shards, merged and imported after them\n"
+    "  status  a submitted sweep's shards: Slurm state, cases done, failed, left\n"
+    "  merge   a submitted sweep's shards into its run (the job submit queues)\n"
     "\n"
     "'reprobench <command> --help' describes each.  Exit status: 0 success, 1 a case\n"
     "failed or did not verify, 2 bad input.\n";
@@ -54,5 +57,11 @@ int main(int argc, char **argv)
         return rb_cli_db(argc - 1, argv + 1);
     if (strcmp(cmd, "history") == 0)
         return rb_cli_history(argc - 1, argv + 1);
+    if (strcmp(cmd, "submit") == 0)
+        return rb_cli_submit(argc - 1, argv + 1);
+    if (strcmp(cmd, "status") == 0)
+        return rb_cli_status(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return rb_cli_merge(argc - 1, argv + 1);
     return rb_cli_usage_error("unknown command '%s' (try 'reprobench --help')", cmd);
 }

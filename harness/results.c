@@ -203,7 +203,19 @@ int rb_run_append(struct rb_run *r, const json_t *rec)
 
     if (!r->records)
         return RB_EIO;
-    if ((status = rb_record_append(r->records, rec)) < 0)
+    if (r->stamp) {
+        json_t *copy = json_copy((json_t *)rec);
+
+        if (!copy || json_object_update(copy, r->stamp) < 0) {
+            json_decref(copy);
+            return RB_ENOMEM;
+        }
+        status = rb_record_append(r->records, copy);
+        json_decref(copy);
+    } else {
+        status = rb_record_append(r->records, rec);
+    }
+    if (status < 0)
         return status;
     if (key && r->done)
         json_object_set(r->done, key, json_true());
@@ -258,6 +270,8 @@ void rb_run_close(struct rb_run *r)
     }
     json_decref(r->done);
     r->done = NULL;
+    json_decref(r->stamp);
+    r->stamp = NULL;
 }
 
 int rb_write_file_atomic(const char *path, const char *text, char *err, size_t errlen)

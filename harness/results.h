@@ -18,6 +18,8 @@ struct rb_run {
     char dir[PATH_MAX];
     FILE *records;              /* records.jsonl, opened for appending */
     json_t *done;               /* object: case key -> true, from a resumed run */
+    json_t *stamp;              /* fields added to every record appended (a shard's
+                                   host and machine), owned; NULL: none */
 };
 
 /* Create <parent>/<YYYYmmdd-HHMMSS>-<host>/ (parent created if missing).

@@ -10,6 +10,7 @@
 #include "harness/parse.h"
 #include "harness/registry.h"
 #include "harness/run_opts.h"
+#include "harness/shard.h"
 
 #define SEED_MAX 0x7fffffffffffffffLL
 
@@ -67,6 +68,11 @@ static const struct rb_opt run_table[] = {
       .help = "read OpenCL sources DIR/<name>.cl instead of the built-in ones" },
     { RB_OPT_INT, "--cuda-device", "N", 0, 64, .id = RUN_OPT_CUDA_DEVICE, .help = "CUDA device" },
     { RB_OPT_INT, "--hip-device", "N", 0, 64, .id = RUN_OPT_HIP_DEVICE, .help = "HIP device" },
+    { RB_OPT_HEADING, .help = "A shard of a sweep submitted to Slurm (docs/slurm.md):" },
+    { RB_OPT_STRING, "--plan", "RUN_DIR", .id = RUN_OPT_PLAN_DIR,
+      .help = "run the stored plan of RUN_DIR (from 'reprobench submit')" },
+    { RB_OPT_STRING, "--shard", "I/K", .id = RUN_OPT_SHARD,
+      .help = "only shard I of K (1 <= I <= K), recorded in RUN_DIR/shards/I" },
     { RB_OPT_TEXT,
       .help = "\nEach option is given at most once (a list is one value: --n 64,128)." },
     { RB_OPT_END }
@@ -143,6 +149,12 @@ static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_
         o->db = v->str;
         break;
     case RUN_OPT_NO_DB: o->no_db = 1; break;
+    case RUN_OPT_PLAN_DIR: o->plan_dir = v->str; break;
+    case RUN_OPT_SHARD:
+        if (rb_shard_parse(v->str, &o->shard_i, &o->shard_k))
+            return rb_cli_usage_error("--shard %s: give I/K with 1 <= I <= K <= %d", v->str,
+                                      RB_SHARD_MAX);
+        break;
     }
     return 0;
 }
@@ -203,6 +215,11 @@ int rb_run_opts_parse(int argc, char **argv, struct rb_run_opts *o)
         return rb_cli_usage_error("--resume and --out exclude each other");
     if (o->db && o->no_db)
         return rb_cli_usage_error("--db and --no-db exclude each other");
+    if (!o->plan_dir != !o->shard_k)
+        return rb_cli_usage_error("--plan and --shard go together");
+    if (o->plan_dir && (o->resume || o->out))
+        return rb_cli_usage_error("--plan excludes --resume and --out (a shard is recorded "
+                                  "in its sweep's run directory)");
     return 0;
 }
 

@@ -15,7 +15,8 @@ enum rb_run_opt {
     RUN_OPT_CL_DEVICE, RUN_OPT_CL_DIR, RUN_OPT_CUDA_DEVICE, RUN_OPT_HIP_DEVICE,
     RUN_OPT_PLAN_END,
     RUN_OPT_OUT = RUN_OPT_PLAN_END, RUN_OPT_RESUME, RUN_OPT_NO_PLOT, RUN_OPT_NO_CEILINGS,
-    RUN_OPT_DRY_RUN, RUN_OPT_QUIET, RUN_OPT_DB, RUN_OPT_NO_DB
+    RUN_OPT_DRY_RUN, RUN_OPT_QUIET, RUN_OPT_DB, RUN_OPT_NO_DB,
+    RUN_OPT_PLAN_DIR, RUN_OPT_SHARD
 };
 
 struct rb_run_opts {
@@ -24,6 +25,8 @@ struct rb_run_opts {
     int no_plot, no_ceilings, dry_run, quiet, no_db;
     int seed_given;
     struct rb_cli_seen seen;            /* which options were given */
+    const char *plan_dir;               /* --plan: a submitted sweep's run directory */
+    int shard_i, shard_k;               /* --shard I/K: this shard's share of it */
 };
 
 /* Parse run's arguments (argv[0] is "run") into o, the plan's defaults

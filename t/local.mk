@@ -370,3 +370,13 @@ t_db_tool_LDADD = $(SQLITE_LIBS)
 endif RB_HAVE_SQLITE
 TESTS += t/cli_db.sh
 EXTRA_DIST += t/cli_db.sh
+# Sweeps submitted to that Slurm: 3 shards merged into the direct run's
+# cases, a shard cancelled and resumed, refusals.  Skipped without one.
+TESTS += t/slurm_sweep.sh t/slurm_resume.sh t/slurm_refuse.sh
+EXTRA_DIST += t/slurm_sweep.sh t/slurm_resume.sh t/slurm_refuse.sh t/slurm_lib.sh
+# status against stand-ins for squeue, scontrol and sacct (no Slurm needed).
+TESTS += t/slurm_status.sh
+EXTRA_DIST += t/slurm_status.sh
+# The shard assignment of a submitted sweep: a partition, stable, balanced.
+check_PROGRAMS += t/shard_assign
+TESTS += t/shard_assign
