@@ -38,15 +38,15 @@ endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += \
 	%reldir%/backend/cuda.h %reldir%/backend/cuda_check.h %reldir%/backend/cuda.cu \
-	%reldir%/backend/cuda_ceiling.cu
+	%reldir%/backend/gpu_ceiling.cu
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += \
-	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip \
-	%reldir%/backend/hip_ceiling.hip
+	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip
+RB_HIP_CU_OBJECTS += %reldir%/backend/gpu_ceiling.hipo
 endif RB_HAVE_HIP
-# The CUDA and HIP ceiling probes' shared host code.
-EXTRA_DIST += %reldir%/backend/gpu_ceiling.inc
+# The CUDA and HIP ceiling probe: one source, compiled once per backend.
+EXTRA_DIST += %reldir%/backend/gpu_ceiling.cu
 # The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
 EXTRA_DIST += %reldir%/backend/hipcuda/hip/hip_runtime.h
 # meta.c includes the generated version header: BUILT_SOURCES covers `make`,

@@ -5,11 +5,11 @@
  * outputs; the fused kernels' refusals and the fused U against the paper's
  * on blocks of several wavefronts.  Skips without a HIP device. */
 #include "harness/backend/hip.h"
-#include "impl/givens/givens_hip.h"
+#include "impl/givens/givens_gpu.h"
 #define GIVENS_TEST_BACKEND RB_BACKEND_HIP
 #include "t/givens_gpu_test.h"
 
 int main(void)
 {
-    return givens_gpu_test_main(rb_hip_available, givens_hip_fetch, "HIP");
+    return givens_gpu_test_main(rb_hip_available, givens_hip_engine()->fetch, "HIP");
 }

@@ -13,7 +13,7 @@
 #include "impl/givens/givens.h"
 
 /* Threads of the table and finishing kernels (AUX_BLOCK of
- * impl/givens/givens_gpu_launch.inc and givens_gpu_apply.inc); the tests'
+ * impl/givens/givens_gpu_launch.cu and givens_gpu_apply.cu); the tests'
  * grids, far below those files' GRID_CAP, cover the work in one turn of the
  * grid-stride loops. */
 #define AUX_BLOCK 256u

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* One spelling of CUDA and HIP for host code both compile (impl/givens,
  * impl/sammon): gpuX is cudaX or hipX, and the harness's checks, timers,
- * device choice and occupancy get one name.  CUDA unless the including .hip
- * file defines RB_GPU_HIP first (nvcc also compiles .hip files, for NVIDIA,
- * so the compiler cannot tell).  C++ for .cu and .hip files only. */
+ * device choice and occupancy get one name.  CUDA unless RB_GPU_HIP is
+ * defined, by the HIP compile rule (Makefile.am) or by a .hip file before
+ * its first include (nvcc also compiles for HIP on NVIDIA, so the compiler
+ * cannot tell).  C++ for .cu and .hip files only.
+ *
+ * A source compiled for both backends puts its definitions in a namespace
+ * of its paper with the inline namespace RB_GPU_NS inside (rb_cuda or
+ * rb_hip), so that both objects link into one program; what it exports to
+ * C is spelled out per backend where it is defined. */
 #ifndef RB_GPU_API_H
 #define RB_GPU_API_H
 
@@ -23,6 +29,7 @@
  * beside CUDA. */
 #define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _hip_, name)
 #define RB_GPU_BACKEND RB_BACKEND_HIP
+#define RB_GPU_NS rb_hip
 
 #define gpuError_t hipError_t
 #define gpuSuccess hipSuccess
@@ -68,6 +75,7 @@
 
 #define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _cuda_, name)
 #define RB_GPU_BACKEND RB_BACKEND_CUDA
+#define RB_GPU_NS rb_cuda
 
 #define gpuError_t cudaError_t
 #define gpuSuccess cudaSuccess

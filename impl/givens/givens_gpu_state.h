@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-case state of the GPU Givens variants, shared by their host code
- * on CUDA and HIP (givens_gpu_case.inc, givens_gpu_launch.inc).  C++ for .cu
- * and .hip files only. */
+/* The GPU Givens host code's units (givens_gpu_case.cu, _launch.cu,
+ * _fused.cu, _apply.cu), each compiled once for CUDA and once for HIP: the
+ * per-case state and the functions one unit calls in another, all in
+ * namespace givens_gpu::RB_GPU_NS (impl/common/gpu_api.h), so that the two
+ * compilations link side by side.  C sees the engine (givens_gpu.h).  C++
+ * for the CUDA and HIP compilers only. */
 #ifndef GIVENS_GPU_STATE_H
 #define GIVENS_GPU_STATE_H
 
 #include <stddef.h>
-#include "impl/givens/givens_gpu_api.h"
+#include "impl/common/gpu_api.h"
+#include "impl/givens/givens_gpu.h"
 
-/* struct givens_cuda_state or givens_hip_state. */
-struct GIVENS_GPU_ENTRY(state) {
+namespace givens_gpu {
+inline namespace RB_GPU_NS {
+
+struct state {
     int n, m, nt, S;                    /* nt: n padded to even; S = nt / 2 slots */
     int backward, fused;
     int block, slots, cols;             /* the case's tunables */
@@ -31,8 +37,8 @@ struct GIVENS_GPU_ENTRY(state) {
  * fused forward at `slots` (one column group; its tables are allocated and
  * freed here where the case has none) or, with slots 0, by the paper's
  * kernels.  form_gamma: Gamma = G X^T from s->Gd and s->Xd, left running. */
-int GIVENS_GPU_ENTRY(form_u)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s, int slots);
-int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
+int form_u(struct rb_case *c, state *s, int slots);
+int form_gamma(struct rb_case *c, state *s);
 
 /* Largest block of the fused kernels: (S / slots) * column groups threads
  * at most (S = n/2 rounded up), their launch bound. */
@@ -99,13 +105,62 @@ static inline int givens_gpu_fused_setup_slots(int S)
 
 /* The fused kernels' tables (s->lift, s->pbits, s->sign) for the case's
  * precision.  0 or RB_EDEVICE. */
-int GIVENS_GPU_ENTRY(fused_tables)(struct rb_case *c, struct GIVENS_GPU_ENTRY(state) *s);
+int fused_tables(struct rb_case *c, state *s);
 
 /* Opt the fused kernel (slots, cols) of the case's precision in to the
  * dynamic shared memory it needs for S slots where that exceeds 48 KiB.
  * 0, RB_EINVAL (no such kernel) or RB_EDEVICE. */
-int GIVENS_GPU_ENTRY(fused_prepare)(struct rb_case *c, int S, int slots, int cols);
+int fused_prepare(struct rb_case *c, int S, int slots, int cols);
 /* The same for the fused backward (cols of M and of U^T each). */
-int GIVENS_GPU_ENTRY(fused_backward_prepare)(struct rb_case *c, int S, int slots, int cols);
+int fused_backward_prepare(struct rb_case *c, int S, int slots, int cols);
+
+/* U by the fused forward at `slots` with one column group (the backward's
+ * setup); the tables are allocated and freed here where the case has none. */
+int fused_form_u(struct rb_case *c, state *s, int slots);
+/* Append the occupancy of the fused variant's kernels (givens_gpu_fused.cu). */
+void fused_occupancy(struct rb_case *c, const state *s, struct rb_occ *occ);
+
+/* Threads of the table, identity-in-setup and Gamma kernels; the most
+ * blocks a grid-stride kernel gets. */
+enum { AUX_BLOCK = 256, GRID_CAP = 65535 };
+
+static inline int cdiv(long long a, long long b)
+{
+    return (int)((a + b - 1) / b);
+}
+
+static inline int grid_stride_blocks(long long total, int block)
+{
+    return cdiv(total, block) < GRID_CAP ? cdiv(total, block) : GRID_CAP;
+}
+
+/* The timed region of run(): f32 or f64 per the case's precision, between
+ * the case's timer marks on its stream (givens_gpu_launch.cu). */
+typedef int (*region_fn)(struct rb_case *, state *);
+int timed(struct rb_case *c, region_fn f32, region_fn f64);
+
+/* The entry points of the engine (givens_gpu.h), by unit. */
+int admit(struct rb_case *c);                                   /* givens_gpu_case.cu */
+size_t footprint(const struct rb_case *c);
+int setup(struct rb_case *c);
+int fetch(struct rb_case *c, const void **out);
+int verify(struct rb_case *c, struct rb_check *out);
+void teardown(struct rb_case *c);
+int run_forward_paper(struct rb_case *c);                       /* givens_gpu_launch.cu */
+int run_backward_paper(struct rb_case *c);
+void occupancy(struct rb_case *c, struct rb_occ *occ);
+int run_forward_fused(struct rb_case *c);                       /* givens_gpu_fused.cu */
+int run_backward_fused(struct rb_case *c);
+int apply_admit(struct rb_case *c);                             /* givens_gpu_apply.cu */
+size_t apply_footprint(const struct rb_case *c);
+int apply_setup(struct rb_case *c);
+int apply_run_forward(struct rb_case *c);
+int apply_run_backward(struct rb_case *c);
+int apply_verify(struct rb_case *c, struct rb_check *out);
+void apply_occupancy(struct rb_case *c, struct rb_occ *occ);
+void apply_teardown(struct rb_case *c);
+
+} // namespace RB_GPU_NS
+} // namespace givens_gpu
 
 #endif

@@ -7,24 +7,19 @@ librb_core_a_SOURCES += \
 if RB_HAVE_OPENMP
 librb_core_a_SOURCES += %reldir%/givens_omp.c %reldir%/givens_omp_table.c
 endif RB_HAVE_OPENMP
+# CUDA and HIP: one host code (givens_gpu_*.cu, givens_gpu_state.h says how)
+# and one table source, each compiled once per backend.
+RB_GIVENS_GPU_SOURCES = %reldir%/givens_gpu.h %reldir%/givens_gpu_state.h \
+	%reldir%/givens_gpu_pick.h %reldir%/givens_gpu_case.cu %reldir%/givens_gpu_launch.cu \
+	%reldir%/givens_gpu_fused.cu %reldir%/givens_gpu_apply.cu %reldir%/givens_gpu_table.c
+EXTRA_DIST += $(RB_GIVENS_GPU_SOURCES)
 if RB_HAVE_CUDA
-librb_cuda_a_SOURCES += \
-	%reldir%/givens_gpu_api.h %reldir%/givens_gpu_state.h %reldir%/givens_gpu_case.inc \
-	%reldir%/givens_gpu_launch.inc %reldir%/givens_gpu_fused.inc %reldir%/givens_gpu_pick.h \
-	%reldir%/givens_gpu_apply.inc \
-	%reldir%/givens_cuda.h %reldir%/givens_cuda.cu \
-	%reldir%/givens_cuda_launch.cu %reldir%/givens_cuda_table.c
-librb_cuda_a_SOURCES += %reldir%/givens_cuda_apply.h %reldir%/givens_cuda_apply.cu \
-	%reldir%/givens_cuda_apply_table.c
+librb_cuda_a_SOURCES += $(RB_GIVENS_GPU_SOURCES)
 endif RB_HAVE_CUDA
-# HIP: every variant of CUDA, from the same host code (givens_gpu_*) and kernels.
 if RB_HAVE_HIP
-librb_hip_a_SOURCES += \
-	%reldir%/givens_gpu_api.h %reldir%/givens_gpu_state.h %reldir%/givens_gpu_case.inc \
-	%reldir%/givens_gpu_launch.inc %reldir%/givens_gpu_fused.inc %reldir%/givens_gpu_pick.h \
-	%reldir%/givens_gpu_apply.inc \
-	%reldir%/givens_hip.h %reldir%/givens_hip.hip %reldir%/givens_hip_table.c \
-	%reldir%/givens_hip_apply.h %reldir%/givens_hip_apply.hip %reldir%/givens_hip_apply_table.c
+librb_hip_a_SOURCES += %reldir%/givens_gpu.h %reldir%/givens_gpu_table.c
+RB_HIP_CU_OBJECTS += %reldir%/givens_gpu_case.hipo %reldir%/givens_gpu_launch.hipo \
+	%reldir%/givens_gpu_fused.hipo %reldir%/givens_gpu_apply.hipo
 endif RB_HAVE_HIP
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \

@@ -47,19 +47,20 @@ CLEANFILES += kernels/opencl/sammon_common.c kernels/opencl/sammon_standard.c \
 	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c \
 	kernels/opencl/sammon_stored.c
 endif RB_HAVE_OPENCL
-# CUDA and HIP: one host source (sammon_gpu_*) and one set of kernels
-# (kernels/cuda/sammon_*.cuh) for both.
+# CUDA and HIP: one host code (sammon_gpu_*.cu, sammon_gpu_state.h says how;
+# sammon_engine_gpu.cu), one table source and one set of kernels
+# (kernels/cuda/sammon_*.cuh), each compiled once per backend.
+RB_SAMMON_GPU_SOURCES = %reldir%/sammon_gpu.h %reldir%/sammon_gpu_state.h \
+	%reldir%/sammon_gpu_case.cu %reldir%/sammon_gpu_launch.cu %reldir%/sammon_gpu_stored.cu \
+	%reldir%/sammon_engine_gpu.cu %reldir%/sammon_gpu_table.c
+EXTRA_DIST += $(RB_SAMMON_GPU_SOURCES)
 if RB_HAVE_CUDA
-librb_cuda_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
-	%reldir%/sammon_gpu_case.inc %reldir%/sammon_cuda.h %reldir%/sammon_cuda.cu \
-	%reldir%/sammon_cuda_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc \
-	%reldir%/sammon_engine_gpu.inc %reldir%/sammon_engine_cuda.cu
+librb_cuda_a_SOURCES += $(RB_SAMMON_GPU_SOURCES)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
-librb_hip_a_SOURCES += %reldir%/sammon_gpu_state.h %reldir%/sammon_gpu_launch.inc \
-	%reldir%/sammon_gpu_case.inc %reldir%/sammon_hip.h %reldir%/sammon_hip.hip \
-	%reldir%/sammon_hip_table.c %reldir%/sammon_gpu_table.inc %reldir%/sammon_gpu_stored.inc \
-	%reldir%/sammon_engine_gpu.inc %reldir%/sammon_engine_hip.hip
+librb_hip_a_SOURCES += %reldir%/sammon_gpu.h %reldir%/sammon_gpu_table.c
+RB_HIP_CU_OBJECTS += %reldir%/sammon_gpu_case.hipo %reldir%/sammon_gpu_launch.hipo \
+	%reldir%/sammon_gpu_stored.hipo %reldir%/sammon_engine_gpu.hipo
 endif RB_HAVE_HIP
 # The stored variant and sammon-embed on the GPU, described.
 EXTRA_DIST += docs/sammon-stored.md

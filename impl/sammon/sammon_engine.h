@@ -84,7 +84,7 @@ struct sammon_eval sammon_engine_evaluator(struct sammon_engine *e);
 extern const struct sammon_engine_ops sammon_engine_serial, sammon_engine_omp;
 
 /* The device engines' entry points (sammon_engine_opencl.c,
- * sammon_engine_gpu.inc as CUDA and HIP), for the ops tables. */
+ * sammon_engine_gpu.cu as CUDA and HIP), for the ops tables. */
 int sammon_engine_opencl_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len);
 int sammon_engine_opencl_open(struct sammon_engine *e, const double *x);
 int sammon_engine_opencl_eval(struct sammon_engine *e, const double *y, double *stress,

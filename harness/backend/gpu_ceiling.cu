@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The CUDA or HIP device's ceilings for the roofline, one host code for both
-// (harness/backend/cuda_ceiling.cu, hip_ceiling.hip): a device-to-device copy
-// and the FMA kernel of kernels/cuda/rb_ceiling.cuh, timed with events.
+// The CUDA or HIP device's ceilings for the roofline, compiled once for CUDA
+// and once for HIP (RB_GPU_HIP, impl/common/gpu_api.h): a device-to-device
+// copy and the FMA kernel of kernels/cuda/rb_ceiling.cuh, timed with events.
+// Everything is file-local but the entry point, rb_ceiling_cuda or
+// rb_ceiling_hip (harness/ceiling.h), spelled out per backend at the end.
+#include <config.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "harness/ceiling.h"
 #include "impl/common/gpu_api.h"
 #include "kernels/cuda/rb_ceiling.cuh"
-
-#ifdef RB_GPU_HIP
-#define CEILING_ENTRY rb_ceiling_hip
-#define CEILING_API "hip"
-#else
-#define CEILING_ENTRY rb_ceiling_cuda
-#define CEILING_API "cuda"
-#endif
 
 // Two buffers of 256 MiB: far past any L2, a fraction of a millisecond a
 // copy on a current GPU.
@@ -92,7 +87,8 @@ static int fma_rate(struct rb_case *c, struct ceiling_bufs *s, int items, double
 }
 
 // Copy, then the FMA kernel in fp32 and fp64 on the selected device.
-static int probe(struct rb_case *c, struct ceiling_bufs *s, struct rb_ceiling *out)
+static int probe(struct rb_case *c, struct ceiling_bufs *s, const char *api,
+                 struct rb_ceiling *out)
 {
     int rc, dev = 0, sms = 0, items;
 
@@ -104,14 +100,15 @@ static int probe(struct rb_case *c, struct ceiling_bufs *s, struct rb_ceiling *o
     items = (sms > 0 ? sms : 1) * fma_threads_per_sm;
     snprintf(out->method, sizeof out->method,
              "%s device-to-device copy of %zu MiB, best of %d; FMA kernel rb_ceiling.cuh, "
-             "%d threads x %d chains, best of %d, >= %.0f ms each; events", CEILING_API,
+             "%d threads x %d chains, best of %d, >= %.0f ms each; events", api,
              copy_bytes >> 20, repeats, items, RB_CEILING_CHAINS, repeats, fma_min_ms);
     if ((rc = fma_rate<float>(c, s, items, &out->fp32_gflops)))
         return rc;
     return fma_rate<double>(c, s, items, &out->fp64_gflops);
 }
 
-extern "C" int CEILING_ENTRY(struct rb_ctx *ctx, struct rb_ceiling *out)
+// The ceilings of the context's device through the runtime named `api`.
+static int ceiling_measure(struct rb_ctx *ctx, const char *api, struct rb_ceiling *out)
 {
     struct rb_case c;
     struct ceiling_bufs s;
@@ -126,7 +123,7 @@ extern "C" int CEILING_ENTRY(struct rb_ctx *ctx, struct rb_ceiling *out)
         return rc;
     }
     snprintf(out->device, sizeof out->device, "%s", c.device);
-    if ((rc = probe(&c, &s, out)))
+    if ((rc = probe(&c, &s, api, out)))
         rb_ceiling_fail(out, "%s", c.msg);
     if (s.a)
         (void)gpuFree(s.a);
@@ -135,3 +132,15 @@ extern "C" int CEILING_ENTRY(struct rb_ctx *ctx, struct rb_ceiling *out)
     gpu_timer_destroy(&s.t);
     return rc;
 }
+
+#ifdef RB_GPU_HIP
+extern "C" int rb_ceiling_hip(struct rb_ctx *ctx, struct rb_ceiling *out)
+{
+    return ceiling_measure(ctx, "hip", out);
+}
+#else
+extern "C" int rb_ceiling_cuda(struct rb_ctx *ctx, struct rb_ceiling *out)
+{
+    return ceiling_measure(ctx, "cuda", out);
+}
+#endif

@@ -1,31 +1,29 @@
 // SPDX-License-Identifier: MIT
-// The CUDA and HIP Sammon variants' cases, one source for both
-// (sammon_cuda.cu, sammon_hip.hip, which include sammon_gpu_launch.inc
-// first): admission, device footprint, setup (the shared case's data,
+// The CUDA and HIP Sammon variants' cases, compiled once for CUDA and once
+// for HIP (sammon_gpu_state.h): admission, device footprint, setup (the shared case's data,
 // uploaded), the check against the fp64 reference and teardown.
+#include <config.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_gpu_state.h"
+#include "kernels/cuda/sammon_tiled.cuh"
 
-// The table's names, in enum sammon_gpu_kind order.
-static const char *const kind_names[SAMMON_GPU_KINDS] = {
-    "standard-flat", "standard-transposed", "modified-flat", "modified-transposed", "tiled",
-    "tiled-symmetric", "stored",
-};
+namespace sammon_gpu {
+inline namespace RB_GPU_NS {
 
 static int is_tiled(int kind)
 {
-    return kind == SAMMON_GPU_TILED || kind == SAMMON_GPU_TILED_SYMMETRIC
-           || kind == SAMMON_GPU_STORED;
+    return kind == SAMMON_KIND_TILED || kind == SAMMON_KIND_TILED_SYMMETRIC
+           || kind == SAMMON_KIND_STORED;
 }
 
+// The table row's kind where it is one of the GPU variants', else -1.
 static int kind_of(const struct rb_case *c)
 {
-    for (int k = 0; k < SAMMON_GPU_KINDS; k++)
-        if (strcmp(c->v->name, kind_names[k]) == 0)
-            return k;
-    return -1;
+    int k = c->v->kind;
+    return k >= SAMMON_KIND_STANDARD_FLAT && k <= SAMMON_KIND_STORED ? k : -1;
 }
 
 static int case_tile(const struct rb_case *c)
@@ -33,7 +31,7 @@ static int case_tile(const struct rb_case *c)
     return (int)rb_case_param(c, "tile", sammon_tiled_tile(4));
 }
 
-int SAMMON_GPU_ENTRY(admit)(struct rb_case *c)
+int admit(struct rb_case *c)
 {
     long long m = rb_case_param(c, "outdim", 2), tile = case_tile(c);
     int kind = kind_of(c);
@@ -51,27 +49,27 @@ int SAMMON_GPU_ENTRY(admit)(struct rb_case *c)
     if (tile == sammon_tiled_tile(8) && c->prec == RB_PREC_F64)
         return rb_fail(c, RB_ESKIP, "tile=128 is built for f32 only (8 x 8 fp64 sums a "
                                     "thread outgrow the registers)");
-    if (kind != SAMMON_GPU_STORED)
+    if (kind != SAMMON_KIND_STORED)
         return 0;
     if (c->prec != RB_PREC_F32)
         return rb_fail(c, RB_ESKIP, "the stored variant is f32 only");
     if (gpu_select(c) != 0)
         return 0;                       // setup reports it
-    return stored_fits(c, SAMMON_GPU_ENTRY(footprint)(c), 0);
+    return stored_fits(c, footprint(c), 0);
 }
 
-size_t SAMMON_GPU_ENTRY(footprint)(const struct rb_case *c)
+size_t footprint(const struct rb_case *c)
 {
     size_t N = (size_t)rb_case_param(c, "points", 2), n = (size_t)rb_case_param(c, "dim", 1);
     size_t m = (size_t)rb_case_param(c, "outdim", 2), sz = rb_prec_size(c->prec);
     size_t bytes = (N * n + 3 * N * m) * sz;
     int kind = kind_of(c);
-    if (kind == SAMMON_GPU_MODIFIED_FLAT || kind == SAMMON_GPU_MODIFIED_TRANSPOSED
-        || kind == SAMMON_GPU_TILED_SYMMETRIC)
+    if (kind == SAMMON_KIND_MODIFIED_FLAT || kind == SAMMON_KIND_MODIFIED_TRANSPOSED
+        || kind == SAMMON_KIND_TILED_SYMMETRIC)
         bytes += N * m * sz;
-    if (kind == SAMMON_GPU_STORED)
+    if (kind == SAMMON_KIND_STORED)
         bytes += stored_extra_bytes(c);
-    if (kind == SAMMON_GPU_TILED && case_tile(c) > 0)
+    if (kind == SAMMON_KIND_TILED && case_tile(c) > 0)
         bytes += (size_t)tiled_splits_max((int)N, case_tile(c)) * N * m * sz;
     return bytes;
 }
@@ -90,21 +88,20 @@ static int dev_init(struct rb_case *c, struct sammon_state *s, dev *d)
     int kind = kind_of(c);
     if (kind < 0)
         return rb_fail(c, RB_EINVAL, "no GPU Sammon variant is named %s", c->v->name);
-    d->kind = (enum sammon_gpu_kind)kind;
-    d->transposed = kind == SAMMON_GPU_STANDARD_TRANSPOSED
-                    || kind == SAMMON_GPU_MODIFIED_TRANSPOSED;
+    d->kind = (enum sammon_kind)kind;
+    d->transposed = kind == SAMMON_KIND_STANDARD_TRANSPOSED
+                    || kind == SAMMON_KIND_MODIFIED_TRANSPOSED;
     d->block = (int)rb_case_param(c, "block", 256);
     d->tile = case_tile(c);
     d->coef = 2.0 * s->alpha / s->c;
     d->splits = d->per_split = 1;
-    d->g_len = kind == SAMMON_GPU_STANDARD_FLAT || kind == SAMMON_GPU_STANDARD_TRANSPOSED
+    d->g_len = kind == SAMMON_KIND_STANDARD_FLAT || kind == SAMMON_KIND_STANDARD_TRANSPOSED
                    ? 0 : (size_t)s->N * s->m;
-    d->precompute = kind == SAMMON_GPU_STORED && rb_case_param(c, "precompute", 0) != 0;
+    d->precompute = kind == SAMMON_KIND_STORED && rb_case_param(c, "precompute", 0) != 0;
     if (!is_tiled(kind))
         return 0;
-    int rc = c->prec == RB_PREC_F64 ? tiled_plan_any<double>(c, s, d)
-                                    : tiled_plan_any<float>(c, s, d);
-    if (kind == SAMMON_GPU_TILED)
+    int rc = tiled_plan_case(c, s, d);
+    if (kind == SAMMON_KIND_TILED)
         d->g_len *= (size_t)d->splits;
     return rc;
 }
@@ -122,7 +119,7 @@ static int device_alloc(struct rb_case *c, const struct sammon_state *s, dev *d)
     GPU_CHECK(c, gpuMalloc(&d->yb, ny * sz));
     if (d->g_len)
         GPU_CHECK(c, gpuMalloc(&d->g, d->g_len * sz));
-    if (d->kind == SAMMON_GPU_STORED) {
+    if (d->kind == SAMMON_KIND_STORED) {
         GPU_CHECK(c, gpuMalloc(&d->store, sammon_stored_bytes(s->N, d->tile)));
         GPU_CHECK(c, gpuMalloc((void **)&d->lost, sizeof *d->lost));
     }
@@ -161,7 +158,7 @@ static int upload(struct rb_case *c, const struct sammon_state *s, dev *d)
     return 0;
 }
 
-int SAMMON_GPU_ENTRY(setup)(struct rb_case *c)
+int setup(struct rb_case *c)
 {
     int rc = sammon_setup(c);
     if (rc)
@@ -173,14 +170,14 @@ int SAMMON_GPU_ENTRY(setup)(struct rb_case *c)
     s->backend = d;
     if ((rc = gpu_select(c)) || (rc = dev_init(c, s, d)))
         return rc;
-    if (d->kind == SAMMON_GPU_STORED && (rc = stored_fits(c, SAMMON_GPU_ENTRY(footprint)(c), 1)))
+    if (d->kind == SAMMON_KIND_STORED && (rc = stored_fits(c, footprint(c), 1)))
         return rc;
     if ((rc = device_alloc(c, s, d)) || (rc = upload(c, s, d)))
         return rc;
-    return d->kind == SAMMON_GPU_STORED ? stored_setup(c, s, d) : 0;
+    return d->kind == SAMMON_KIND_STORED ? stored_setup(c, s, d) : 0;
 }
 
-int SAMMON_GPU_ENTRY(verify)(struct rb_case *c, struct rb_check *out)
+int verify(struct rb_case *c, struct rb_check *out)
 {
     struct sammon_state *s = (struct sammon_state *)c->state;
     dev *d = (dev *)s->backend;
@@ -193,7 +190,7 @@ int SAMMON_GPU_ENTRY(verify)(struct rb_case *c, struct rb_check *out)
     return sammon_verify(c, out);
 }
 
-void SAMMON_GPU_ENTRY(teardown)(struct rb_case *c)
+void teardown(struct rb_case *c)
 {
     struct sammon_state *s = (struct sammon_state *)c->state;
     if (!s)
@@ -215,4 +212,22 @@ void SAMMON_GPU_ENTRY(teardown)(struct rb_case *c)
         s->backend = NULL;
     }
     sammon_teardown(c);
+}
+} // namespace RB_GPU_NS
+} // namespace sammon_gpu
+
+// The engine C sees, spelled out per backend; its entry points are this
+// backend's namespace's.  A function, not an object: the device compiler
+// leaves host functions alone.
+#ifdef RB_GPU_HIP
+extern "C" const struct sammon_gpu_engine *sammon_hip_engine(void)
+#else
+extern "C" const struct sammon_gpu_engine *sammon_cuda_engine(void)
+#endif
+{
+    using namespace sammon_gpu;
+    static const struct sammon_gpu_engine engine = {
+        admit, footprint, setup, run, verify, occupancy, teardown,
+    };
+    return &engine;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The paper's launches, one source for CUDA (givens_cuda_launch.cu) and HIP
-// (givens_hip.hip), each of which adds the fused kernels' from
-// givens_gpu_fused.inc: the timed regions of the per-step forward and
+// The paper's launches, compiled once for CUDA and once for HIP
+// (givens_gpu_state.h): the timed regions of the per-step forward and
 // backward, the untimed forms of U and Gamma for the backward's setup, and
-// the occupancy of what run launches.
+// the occupancy of what run launches.  The fused kernels' launches are in
+// givens_gpu_fused.cu.
+#include <config.h>
 #include <stdio.h>
 #include <string.h>
 #include "impl/givens/givens_case.h"
@@ -11,21 +12,29 @@
 #include "kernels/cuda/givens_paper_backward.cuh"
 #include "kernels/cuda/givens_paper_forward.cuh"
 
-// Threads of the table, identity-in-setup and Gamma kernels; rows of a
-// transpose block (32 x 8); the most blocks a grid-stride kernel gets.
-enum { AUX_BLOCK = 256, TILE_ROWS = 8, GRID_CAP = 65535 };
-
-typedef struct GIVENS_GPU_ENTRY(state) state;
-
-static int cdiv(long long a, long long b)
+// Gamma = G X^T (n x n) in T from the fp64 factors (n x r, row-major),
+// summed in fp64 as givens_case.c does on the host.  Outside the namespace,
+// as the kernels of kernels/cuda/ are.
+template <typename T>
+static __global__ void form_gamma(int n, int r, const double *__restrict__ G,
+                                  const double *__restrict__ X, T *__restrict__ Gamma)
 {
-    return (int)((a + b - 1) / b);
+    const size_t total = (size_t)n * n;
+    for (size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x; idx < total;
+         idx += (size_t)gridDim.x * blockDim.x) {
+        const size_t a = idx / n, b = idx % n;
+        double v = 0.0;
+        for (int k = 0; k < r; k++)
+            v += G[a * r + k] * X[b * r + k];
+        Gamma[idx] = (T)v;
+    }
 }
 
-static int grid_stride_blocks(long long total, int block)
-{
-    return cdiv(total, block) < GRID_CAP ? cdiv(total, block) : GRID_CAP;
-}
+namespace givens_gpu {
+inline namespace RB_GPU_NS {
+
+// Rows of a transpose block (32 x 8).
+enum { TILE_ROWS = 8 };
 
 // The row sums need a power of two: the largest not above the block.
 static int pow2_floor(int x)
@@ -35,11 +44,6 @@ static int pow2_floor(int x)
         p *= 2;
     return p;
 }
-
-// Defined by givens_gpu_fused.inc, included after this file: U by the
-// fused forward at `slots`, and the occupancy of a fused variant's kernels.
-template <typename T> static int fused_form_u(struct rb_case *c, state *s, int slots);
-template <typename T> static void fused_occupancy(const state *s, struct rb_occ *occ);
 
 // The paper's forward: U <- I, then one launch per step, steps nt-2 ... 0.
 template <typename T> static int paper_forward(struct rb_case *c, state *s, int block)
@@ -87,9 +91,7 @@ template <typename T> static int region_backward_paper(struct rb_case *c, state 
     return 0;
 }
 
-typedef int (*region_fn)(struct rb_case *, state *);
-
-static int timed(struct rb_case *c, region_fn f32, region_fn f64)
+int timed(struct rb_case *c, region_fn f32, region_fn f64)
 {
     state *s = (state *)c->state;
     int rc = gpu_timer_start(c, &s->timer, s->stream);
@@ -100,64 +102,39 @@ static int timed(struct rb_case *c, region_fn f32, region_fn f64)
     return rc;
 }
 
-int GIVENS_GPU_ENTRY(run_forward_paper)(struct rb_case *c)
+int run_forward_paper(struct rb_case *c)
 {
     return timed(c, region_forward_paper<float>, region_forward_paper<double>);
 }
 
-int GIVENS_GPU_ENTRY(run_backward_paper)(struct rb_case *c)
+int run_backward_paper(struct rb_case *c)
 {
     return timed(c, region_backward_paper<float>, region_backward_paper<double>);
 }
 
-template <typename T> static int form_u(struct rb_case *c, state *s, int slots)
+int form_u(struct rb_case *c, state *s, int slots)
 {
     if (slots)
-        return fused_form_u<T>(c, s, slots);
-    return paper_forward<T>(c, s, AUX_BLOCK);
+        return fused_form_u(c, s, slots);
+    return c->prec == RB_PREC_F64 ? paper_forward<double>(c, s, AUX_BLOCK)
+                                  : paper_forward<float>(c, s, AUX_BLOCK);
 }
 
-int GIVENS_GPU_ENTRY(form_u)(struct rb_case *c, state *s, int slots)
-{
-    return c->prec == RB_PREC_F64 ? form_u<double>(c, s, slots) : form_u<float>(c, s, slots);
-}
-
-// Gamma = G X^T (n x n) in T from the fp64 factors (n x r, row-major),
-// summed in fp64 as givens_case.c does on the host.
-template <typename T>
-static __global__ void form_gamma(int n, int r, const double *__restrict__ G,
-                                  const double *__restrict__ X, T *__restrict__ Gamma)
-{
-    const size_t total = (size_t)n * n;
-    for (size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x; idx < total;
-         idx += (size_t)gridDim.x * blockDim.x) {
-        const size_t a = idx / n, b = idx % n;
-        double v = 0.0;
-        for (int k = 0; k < r; k++)
-            v += G[a * r + k] * X[b * r + k];
-        Gamma[idx] = (T)v;
-    }
-}
-
-int GIVENS_GPU_ENTRY(form_gamma)(struct rb_case *c, state *s)
+int form_gamma(struct rb_case *c, state *s)
 {
     int grid = grid_stride_blocks((long long)s->n * s->n, AUX_BLOCK);
     if (c->prec == RB_PREC_F64)
-        form_gamma<double><<<grid, AUX_BLOCK, 0, s->stream>>>(s->n, GIVENS_COTANGENT_RANK,
-                                                              s->Gd, s->Xd, (double *)s->gamma);
+        ::form_gamma<double><<<grid, AUX_BLOCK, 0, s->stream>>>(
+            s->n, GIVENS_COTANGENT_RANK, s->Gd, s->Xd, (double *)s->gamma);
     else
-        form_gamma<float><<<grid, AUX_BLOCK, 0, s->stream>>>(s->n, GIVENS_COTANGENT_RANK,
-                                                             s->Gd, s->Xd, (float *)s->gamma);
+        ::form_gamma<float><<<grid, AUX_BLOCK, 0, s->stream>>>(
+            s->n, GIVENS_COTANGENT_RANK, s->Gd, s->Xd, (float *)s->gamma);
     GPU_CHECK_LAUNCH(c);
     return 0;
 }
 
 template <typename T> static void occupancy_of(const state *s, struct rb_occ *occ)
 {
-    if (s->fused) {
-        fused_occupancy<T>(s, occ);
-        return;
-    }
     if (s->backward) {
         rb_gpu_occ_add(occ, (const void *)givens_transpose<T>, 32 * TILE_ROWS, 0,
                        "givens_transpose");
@@ -174,12 +151,17 @@ template <typename T> static void occupancy_of(const state *s, struct rb_occ *oc
     }
 }
 
-void GIVENS_GPU_ENTRY(occupancy)(struct rb_case *c, struct rb_occ *occ)
+void occupancy(struct rb_case *c, struct rb_occ *occ)
 {
     memset(occ, 0, sizeof *occ);
     occ->available = 1;
-    if (c->prec == RB_PREC_F64)
+    if (((const state *)c->state)->fused)
+        fused_occupancy(c, (const state *)c->state, occ);
+    else if (c->prec == RB_PREC_F64)
         occupancy_of<double>((const state *)c->state, occ);
     else
         occupancy_of<float>((const state *)c->state, occ);
 }
+
+} // namespace RB_GPU_NS
+} // namespace givens_gpu

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The apply-mode Givens variants, one source for CUDA (givens_cuda_apply.cu)
-// and HIP (givens_hip_apply.hip): Y = U X without forming U (forward) and
+// The apply-mode Givens variants, compiled once for CUDA and once for HIP
+// (givens_gpu_state.h): Y = U X without forming U (forward) and
 // the batched JVP giving dtheta and dX = U^T GY (backward), both on the
 // fused engine.  Setup draws theta, X and GY from the case's seed, uploads
 // them and, for the backward, forms Y = U X on the device (untimed).
+#include <config.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,11 @@
 #include "impl/givens/givens_gpu_state.h"
 #include "kernels/cuda/givens_fused_apply.cuh"
 
-enum { AUX_BLOCK = 256, SMEM_DEFAULT = 48 * 1024, MAXT = GIVENS_GPU_FUSED_MAXT };
+namespace givens_gpu {
+inline namespace RB_GPU_NS {
+
+// AUX_BLOCK and cdiv: givens_gpu_state.h.
+enum { SMEM_DEFAULT = 48 * 1024, MAXT = GIVENS_GPU_FUSED_MAXT };
 
 struct apply_state {
     int n, m, nt, S, nb, backward, slots, cols;
@@ -28,11 +33,6 @@ struct apply_state {
 };
 
 template <typename T> using vec2 = typename givens_vec2<T>::type;
-
-static int cdiv(long long a, long long b)
-{
-    return (int)((a + b - 1) / b);
-}
 
 // The kernels of one (precision, slots, cols), as plain function pointers,
 // and their dynamic shared memory (givens_fused_smem) at a block size.
@@ -215,7 +215,7 @@ template <typename T> static int device_init(struct rb_case *c, apply_state *s)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(apply_setup)(struct rb_case *c)
+int apply_setup(struct rb_case *c)
 {
     apply_state *s = (apply_state *)calloc(1, sizeof *s);
     if (!s)
@@ -230,8 +230,8 @@ int GIVENS_GPU_ENTRY(apply_setup)(struct rb_case *c)
     return c->prec == RB_PREC_F64 ? device_init<double>(c, s) : device_init<float>(c, s);
 }
 
-static int timed(struct rb_case *c, int (*f32)(struct rb_case *, apply_state *),
-                 int (*f64)(struct rb_case *, apply_state *))
+static int apply_timed(struct rb_case *c, int (*f32)(struct rb_case *, apply_state *),
+                       int (*f64)(struct rb_case *, apply_state *))
 {
     apply_state *s = (apply_state *)c->state;
     int rc = gpu_timer_start(c, &s->timer, s->stream);
@@ -242,17 +242,17 @@ static int timed(struct rb_case *c, int (*f32)(struct rb_case *, apply_state *),
     return rc;
 }
 
-int GIVENS_GPU_ENTRY(apply_run_forward)(struct rb_case *c)
+int apply_run_forward(struct rb_case *c)
 {
-    return timed(c, region_forward<float>, region_forward<double>);
+    return apply_timed(c, region_forward<float>, region_forward<double>);
 }
 
-int GIVENS_GPU_ENTRY(apply_run_backward)(struct rb_case *c)
+int apply_run_backward(struct rb_case *c)
 {
-    return timed(c, region_backward<float>, region_backward<double>);
+    return apply_timed(c, region_backward<float>, region_backward<double>);
 }
 
-int GIVENS_GPU_ENTRY(apply_verify)(struct rb_case *c, struct rb_check *out)
+int apply_verify(struct rb_case *c, struct rb_check *out)
 {
     apply_state *s = (apply_state *)c->state;
     size_t len = (size_t)s->n * s->nb, sz = rb_prec_size(c->prec);
@@ -270,7 +270,7 @@ int GIVENS_GPU_ENTRY(apply_verify)(struct rb_case *c, struct rb_check *out)
     return 0;
 }
 
-void GIVENS_GPU_ENTRY(apply_teardown)(struct rb_case *c)
+void apply_teardown(struct rb_case *c)
 {
     apply_state *s = (apply_state *)c->state;
     if (!s)
@@ -295,7 +295,7 @@ void GIVENS_GPU_ENTRY(apply_teardown)(struct rb_case *c)
     c->state = NULL;
 }
 
-int GIVENS_GPU_ENTRY(apply_admit)(struct rb_case *c)
+int apply_admit(struct rb_case *c)
 {
     long long n = rb_case_param(c, "n", 0), m = rb_case_param(c, "m", 0);
     long long slots = rb_case_param(c, "slots", 8), cols = rb_case_param(c, "cols", 4);
@@ -314,7 +314,7 @@ int GIVENS_GPU_ENTRY(apply_admit)(struct rb_case *c)
     return 0;
 }
 
-size_t GIVENS_GPU_ENTRY(apply_footprint)(const struct rb_case *c)
+size_t apply_footprint(const struct rb_case *c)
 {
     size_t n = (size_t)rb_case_param(c, "n", 0), nb = (size_t)rb_case_param(c, "batch", 64);
     size_t sz = rb_prec_size(c->prec), pairs = n * (n + 1) / 2;
@@ -344,7 +344,7 @@ template <typename T> static void occupancy_of(const apply_state *s, struct rb_o
     }
 }
 
-void GIVENS_GPU_ENTRY(apply_occupancy)(struct rb_case *c, struct rb_occ *occ)
+void apply_occupancy(struct rb_case *c, struct rb_occ *occ)
 {
     memset(occ, 0, sizeof *occ);
     occ->available = 1;
@@ -353,3 +353,6 @@ void GIVENS_GPU_ENTRY(apply_occupancy)(struct rb_case *c, struct rb_occ *occ)
     else
         occupancy_of<float>((const apply_state *)c->state, occ);
 }
+
+} // namespace RB_GPU_NS
+} // namespace givens_gpu

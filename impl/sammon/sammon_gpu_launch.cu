@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The Sammon variants' launches, one source for CUDA (sammon_cuda.cu) and
-// HIP (sammon_hip.hip): the kernel each variant runs for the case's
+// The Sammon variants' launches, compiled once for CUDA and once for HIP
+// (sammon_gpu_state.h): the kernel each variant runs for the case's
 // precision and output dimension, the timed region, the tiled kernel's split
 // of the points j over blocks, and the occupancy of what run launches.
+#include <config.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,45 +14,24 @@
 #include "kernels/cuda/sammon_tiled.cuh"
 #include "kernels/cuda/sammon_tiled_sym.cuh"
 
-typedef struct SAMMON_GPU_ENTRY(dev) dev;
+namespace sammon_gpu {
+inline namespace RB_GPU_NS {
 
-// Threads of the tiled variant's update; the most blocks of a grid-stride
-// kernel (1024-thread blocks stay within HIP's 2^32 work-items a dimension);
-// resident blocks' worth of tiled blocks aimed at (waves: the last one's
-// tail stays small), and the most tiled blocks at all (partial sums).
-static constexpr int UPDATE_BLOCK = 256;
-static constexpr long long GRID_CAP = 1 << 20, TILED_WAVES = 4, TILED_BLOCKS_MAX = 1 << 14;
+// Resident blocks' worth of tiled blocks aimed at (waves: the last one's
+// tail stays small).  UPDATE_BLOCK, GRID_CAP and TILED_BLOCKS_MAX:
+// sammon_gpu_state.h.
+static constexpr long long TILED_WAVES = 4;
 
 template <typename T> using standard_fn = void (*)(int, int, T, const T *, const T *, T *);
 template <typename T> using modified_fn = void (*)(int, int, const T *, const T *, T *);
 template <typename T> using tiled_fn = void (*)(int, int, int, const T *, const T *, T *);
 template <typename T> using symmetric_fn = void (*)(int, int, const T *, const T *, T *);
 
-static long long cdiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
-static int grid_stride_blocks(long long total, int block)
-{
-    long long b = cdiv(total, block);
-    return (int)(b < 1 ? 1 : b < GRID_CAP ? b : GRID_CAP);
-}
-
-#include "impl/sammon/sammon_gpu_stored.inc"
-
-// The most splits of the points j the tiled kernel takes at N points.
-static int tiled_splits_max(int N, int tile)
-{
-    long long itiles = cdiv(N, tile), most = TILED_BLOCKS_MAX / itiles;
-    return (int)(most < 1 ? 1 : most < itiles ? most : itiles);
-}
-
 // The flat kernels load V values at once where rows of n keep alignment.
 template <typename T, int M> static standard_fn<T> standard_kernel(const dev *d, int n)
 {
     constexpr int V = sammon_vec_width<T>();
-    if (d->kind == SAMMON_GPU_STANDARD_TRANSPOSED)
+    if (d->kind == SAMMON_KIND_STANDARD_TRANSPOSED)
         return sammon_standard_transposed<T, M>;
     return n % V ? sammon_standard_flat<T, M, 1> : sammon_standard_flat<T, M, V>;
 }
@@ -59,7 +39,7 @@ template <typename T, int M> static standard_fn<T> standard_kernel(const dev *d,
 template <typename T, int M> static modified_fn<T> modified_kernel(const dev *d, int n)
 {
     constexpr int V = sammon_vec_width<T>();
-    if (d->kind == SAMMON_GPU_MODIFIED_TRANSPOSED)
+    if (d->kind == SAMMON_KIND_MODIFIED_TRANSPOSED)
         return sammon_modified_transposed<T, M>;
     return n % V ? sammon_modified_flat<T, M, 1> : sammon_modified_flat<T, M, V>;
 }
@@ -95,8 +75,8 @@ template <typename T, int M> static symmetric_fn<T> symmetric_kernel(int tile)
 // each row of tiles j <= i, at most one a tile.
 template <typename T, int M> static int tiled_plan(struct rb_case *c, int N, dev *d)
 {
-    const int sym = d->kind == SAMMON_GPU_TILED_SYMMETRIC || d->kind == SAMMON_GPU_STORED;
-    const void *k = d->kind == SAMMON_GPU_STORED ? stored_pass_any<T, M>(d->tile)
+    const int sym = d->kind == SAMMON_KIND_TILED_SYMMETRIC || d->kind == SAMMON_KIND_STORED;
+    const void *k = d->kind == SAMMON_KIND_STORED ? stored_pass_any<T, M>(d->tile)
                     : sym ? (const void *)symmetric_kernel<T, M>(d->tile)
                           : (const void *)tiled_kernel<T, M>(d->tile);
     if (!k)
@@ -124,13 +104,13 @@ static int step(struct rb_case *c, const struct sammon_state *s, dev *d, T **cur
     const int64_t count = (int64_t)N * M;
     const T coef = (T)d->coef, *x = (const T *)d->x;
     T *g = (T *)d->g;
-    if (d->kind == SAMMON_GPU_STANDARD_FLAT || d->kind == SAMMON_GPU_STANDARD_TRANSPOSED) {
+    if (d->kind == SAMMON_KIND_STANDARD_FLAT || d->kind == SAMMON_KIND_STANDARD_TRANSPOSED) {
         T *next = *cur == d->ya ? (T *)d->yb : (T *)d->ya;
         standard_fn<T> k = standard_kernel<T, M>(d, n);
         k<<<(int)cdiv(N, block), block, 0, d->stream>>>(N, n, coef, x, *cur, next);
         GPU_CHECK_LAUNCH(c);
         *cur = next;
-    } else if (d->kind == SAMMON_GPU_TILED) {
+    } else if (d->kind == SAMMON_KIND_TILED) {
         dim3 grid((unsigned)cdiv(N, d->tile), (unsigned)d->splits);
         tiled_fn<T> k = tiled_kernel<T, M>(d->tile);
         k<<<grid, SAMMON_TILED_THREADS, 0, d->stream>>>(N, n, d->per_split, x, *cur, g);
@@ -138,11 +118,11 @@ static int step(struct rb_case *c, const struct sammon_state *s, dev *d, T **cur
         sammon_tiled_update<T><<<grid_stride_blocks(count, UPDATE_BLOCK), UPDATE_BLOCK, 0,
                                  d->stream>>>(count, d->splits, coef, *cur, g);
         GPU_CHECK_LAUNCH(c);
-    } else if (d->kind == SAMMON_GPU_STORED) {
+    } else if (d->kind == SAMMON_KIND_STORED) {
         if constexpr (sizeof(T) == sizeof(float))
             return stored_step<M>(c, s, d, *cur);
         return rb_fail(c, RB_EINVAL, "the stored variant is float only");
-    } else if (d->kind == SAMMON_GPU_TILED_SYMMETRIC) {
+    } else if (d->kind == SAMMON_KIND_TILED_SYMMETRIC) {
         dim3 grid((unsigned)d->splits, (unsigned)cdiv(N, d->tile));
         symmetric_fn<T> k = symmetric_kernel<T, M>(d->tile);
         k<<<grid, SAMMON_TILED_THREADS, 0, d->stream>>>(N, n, x, *cur, g);
@@ -167,7 +147,7 @@ template <typename T, int M>
 static int iterate(struct rb_case *c, const struct sammon_state *s, dev *d)
 {
     T *cur = (T *)d->ya;
-    if (d->kind == SAMMON_GPU_STORED && d->precompute) {
+    if (d->kind == SAMMON_KIND_STORED && d->precompute) {
         int rc = stored_fill(c, s, d);
         if (rc)
             return rc;
@@ -188,22 +168,22 @@ static void occupancy_of(const struct sammon_state *s, const dev *d, struct rb_o
 {
     char name[64];
     switch (d->kind) {
-    case SAMMON_GPU_STANDARD_FLAT:
-    case SAMMON_GPU_STANDARD_TRANSPOSED:
+    case SAMMON_KIND_STANDARD_FLAT:
+    case SAMMON_KIND_STANDARD_TRANSPOSED:
         rb_gpu_occ_add(occ, (const void *)standard_kernel<T, M>(d, s->n), d->block, 0,
                        d->transposed ? "sammon_standard_transposed" : "sammon_standard_flat");
         break;
-    case SAMMON_GPU_MODIFIED_FLAT:
-    case SAMMON_GPU_MODIFIED_TRANSPOSED:
+    case SAMMON_KIND_MODIFIED_FLAT:
+    case SAMMON_KIND_MODIFIED_TRANSPOSED:
         rb_gpu_occ_add(occ, (const void *)modified_kernel<T, M>(d, s->n), d->block, 0,
                        d->transposed ? "sammon_modified_transposed" : "sammon_modified_flat");
         rb_gpu_occ_add(occ, (const void *)sammon_update<T>, d->block, 0, "sammon_update");
         break;
-    case SAMMON_GPU_STORED:
+    case SAMMON_KIND_STORED:
         if constexpr (sizeof(T) == sizeof(float))
             stored_occupancy<M>(d, occ);
         break;
-    case SAMMON_GPU_TILED_SYMMETRIC:
+    case SAMMON_KIND_TILED_SYMMETRIC:
         snprintf(name, sizeof name, "sammon_tiled_sym<R=%d>", d->tile / SAMMON_TILED_SIDE);
         rb_gpu_occ_add(occ, (const void *)symmetric_kernel<T, M>(d->tile),
                        SAMMON_TILED_THREADS, 0, name);
@@ -254,7 +234,7 @@ static void occupancy_any(const struct sammon_state *s, const dev *d, struct rb_
     snprintf(occ->why, sizeof occ->why, "outdim=%d: no kernel", s->m);
 }
 
-int SAMMON_GPU_ENTRY(run)(struct rb_case *c)
+int run(struct rb_case *c)
 {
     struct sammon_state *s = (struct sammon_state *)c->state;
     dev *d = (dev *)s->backend;
@@ -266,7 +246,7 @@ int SAMMON_GPU_ENTRY(run)(struct rb_case *c)
     return rc;
 }
 
-void SAMMON_GPU_ENTRY(occupancy)(struct rb_case *c, struct rb_occ *occ)
+void occupancy(struct rb_case *c, struct rb_occ *occ)
 {
     const struct sammon_state *s = (const struct sammon_state *)c->state;
     memset(occ, 0, sizeof *occ);
@@ -281,3 +261,12 @@ void SAMMON_GPU_ENTRY(occupancy)(struct rb_case *c, struct rb_occ *occ)
     else
         occupancy_any<float>(s, (const dev *)s->backend, occ);
 }
+
+int tiled_plan_case(struct rb_case *c, struct sammon_state *s, dev *d)
+{
+    return c->prec == RB_PREC_F64 ? tiled_plan_any<double>(c, s, d)
+                                  : tiled_plan_any<float>(c, s, d);
+}
+
+} // namespace RB_GPU_NS
+} // namespace sammon_gpu

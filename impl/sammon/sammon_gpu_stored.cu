@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
-// The stored variant's launches (kernels/cuda/sammon_stored.cuh), one
-// source for CUDA and HIP, included by sammon_gpu_launch.inc after its
-// helpers: the kernels for the case's tile, the fill of the triangle (in
-// setup, timed into the metric "precompute_ms", or at the head of the
-// timed region with precompute 1), the step, and the device memory the
-// case needs against what the device has.  float only.
+// The stored variant's launches (kernels/cuda/sammon_stored.cuh), compiled
+// once for CUDA and once for HIP (sammon_gpu_state.h): the kernels for the
+// case's tile, the fill of the triangle (in setup, timed into the metric
+// "precompute_ms", or at the head of the timed region with precompute 1),
+// the step, and the device memory the case needs against what the device
+// has.  float only.
+#include <config.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "impl/sammon/sammon_case.h"
+#include "impl/sammon/sammon_gpu_state.h"
+#include "kernels/cuda/sammon_modified.cuh"
 #include "kernels/cuda/sammon_stored.cuh"
+
+namespace sammon_gpu {
+inline namespace RB_GPU_NS {
 
 using stored_fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *);
 using stored_pass_fn = void (*)(int, int, const float *, const float4 *, const float *, float *,
@@ -35,7 +44,7 @@ template <int M> static stored_pass_fn stored_pass_kernel(int tile)
 
 // The pass kernel of a case of precision T (NULL but for float), for the
 // occupancy the grid is planned from.
-template <typename T, int M> static const void *stored_pass_any(int tile)
+template <typename T, int M> const void *stored_pass_any(int tile)
 {
     if constexpr (sizeof(T) == sizeof(float))
         return (const void *)stored_pass_kernel<M>(tile);
@@ -51,7 +60,7 @@ static long long stored_blocks(int N, int tile)
 
 // Device bytes of a stored case besides the paper variants' x, y0 and the
 // iterates: the triangle, the sums g and the fill's counter.
-static size_t stored_extra_bytes(const struct rb_case *c)
+size_t stored_extra_bytes(const struct rb_case *c)
 {
     const long long N = rb_case_param(c, "points", 2), tile = rb_case_param(c, "tile", 128);
     return sammon_stored_bytes(N, tile) + (size_t)N * rb_case_param(c, "outdim", 2)
@@ -60,7 +69,7 @@ static size_t stored_extra_bytes(const struct rb_case *c)
 
 // RB_ESKIP when `need` bytes exceed the device's total (free: 0) or free
 // (free: 1) memory, naming both; 0 otherwise or when the device cannot say.
-static int stored_fits(struct rb_case *c, size_t need, int free_only)
+int stored_fits(struct rb_case *c, size_t need, int free_only)
 {
     size_t free_b = 0, total_b = 0;
     if (gpuMemGetInfo(&free_b, &total_b) != gpuSuccess) {
@@ -76,7 +85,7 @@ static int stored_fits(struct rb_case *c, size_t need, int free_only)
                    (double)total_b / (1u << 30));
 }
 
-static int stored_fill(struct rb_case *c, const struct sammon_state *s, dev *d)
+int stored_fill(struct rb_case *c, const struct sammon_state *s, dev *d)
 {
     stored_fill_fn k = stored_fill_kernel(d->tile);
     k<<<(unsigned)stored_blocks(s->N, d->tile), SAMMON_TILED_THREADS, 0, d->stream>>>(
@@ -88,7 +97,7 @@ static int stored_fill(struct rb_case *c, const struct sammon_state *s, dev *d)
 // Setup's part: the triangle filled once (unless the timed region does),
 // its device time the metric "precompute_ms"; a pair the fill could not
 // separate in float fails the case.
-static int stored_setup(struct rb_case *c, const struct sammon_state *s, dev *d)
+int stored_setup(struct rb_case *c, const struct sammon_state *s, dev *d)
 {
     unsigned lost = 0;
     double ms = 0.0;
@@ -110,8 +119,7 @@ static int stored_setup(struct rb_case *c, const struct sammon_state *s, dev *d)
 
 // One GD step of the stored form from y, in place (the sums, then the
 // update that clears them).
-template <int M> static int stored_step(struct rb_case *c, const struct sammon_state *s, dev *d,
-                                        float *y)
+template <int M> int stored_step(struct rb_case *c, const struct sammon_state *s, dev *d, float *y)
 {
     const int64_t count = (int64_t)s->N * M;
     dim3 grid((unsigned)d->splits, (unsigned)cdiv(s->N, d->tile));
@@ -125,7 +133,7 @@ template <int M> static int stored_step(struct rb_case *c, const struct sammon_s
     return 0;
 }
 
-template <int M> static void stored_occupancy(const dev *d, struct rb_occ *occ)
+template <int M> void stored_occupancy(const dev *d, struct rb_occ *occ)
 {
     char name[64];
     if (d->precompute) {
@@ -138,3 +146,20 @@ template <int M> static void stored_occupancy(const dev *d, struct rb_occ *occ)
                    name);
     rb_gpu_occ_add(occ, (const void *)sammon_update<float>, UPDATE_BLOCK, 0, "sammon_update");
 }
+
+// The output dimensions the other units ask for (1 to SAMMON_GPU_MAXM).
+template const void *stored_pass_any<float, 1>(int);
+template const void *stored_pass_any<float, 2>(int);
+template const void *stored_pass_any<float, 3>(int);
+template const void *stored_pass_any<double, 1>(int);
+template const void *stored_pass_any<double, 2>(int);
+template const void *stored_pass_any<double, 3>(int);
+template int stored_step<1>(struct rb_case *, const struct sammon_state *, dev *, float *);
+template int stored_step<2>(struct rb_case *, const struct sammon_state *, dev *, float *);
+template int stored_step<3>(struct rb_case *, const struct sammon_state *, dev *, float *);
+template void stored_occupancy<1>(const dev *, struct rb_occ *);
+template void stored_occupancy<2>(const dev *, struct rb_occ *);
+template void stored_occupancy<3>(const dev *, struct rb_occ *);
+
+} // namespace RB_GPU_NS
+} // namespace sammon_gpu

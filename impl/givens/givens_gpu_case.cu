@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The GPU Givens variants' cases, one source for CUDA (givens_cuda.cu) and
-// HIP (givens_hip.hip): admission, device footprint, setup (the CPU
-// variants' data, uploaded), the checks against the CPU reference and
-// teardown, for the paper's variants and the fused ones.
+// The GPU Givens variants' cases, compiled once for CUDA and once for HIP
+// (givens_gpu_state.h says how the two link side by side): admission,
+// device footprint, setup (the CPU variants' data, uploaded), the checks
+// against the CPU reference and teardown, for the paper's variants and the
+// fused ones; and the backend's engine (givens_gpu.h).
+#include <config.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,8 @@
 #include "impl/givens/givens_case.h"
 #include "impl/givens/givens_gpu_state.h"
 
-typedef struct GIVENS_GPU_ENTRY(state) state;
+namespace givens_gpu {
+inline namespace RB_GPU_NS {
 
 static int is_backward(const struct rb_case *c)
 {
@@ -21,7 +24,7 @@ static int is_backward(const struct rb_case *c)
 
 static int is_fused(const struct rb_case *c)
 {
-    return strcmp(c->v->name, "fused") == 0;
+    return c->v->kind == GIVENS_KIND_FUSED;
 }
 
 // Columns per column group of a fused case, and its groups.
@@ -45,11 +48,11 @@ static int case_m(const struct rb_case *c)
 // fits (the paper's kernels otherwise); dtheta poisoned.
 static int prepare_backward(struct rb_case *c, state *s)
 {
-    int rc = GIVENS_GPU_ENTRY(form_gamma)(c, s);
-    if (rc || (rc = GIVENS_GPU_ENTRY(form_u)(c, s, givens_gpu_fused_setup_slots(s->S))))
+    int rc = form_gamma(c, s);
+    if (rc || (rc = form_u(c, s, givens_gpu_fused_setup_slots(s->S))))
         return rc;
     if (s->fused
-        && (rc = GIVENS_GPU_ENTRY(fused_backward_prepare)(c, s->S, s->slots, s->cols)))
+        && (rc = fused_backward_prepare(c, s->S, s->slots, s->cols)))
         return rc;
     GPU_CHECK(c, gpuMemsetAsync(s->dtheta, 0xff, s->count * rb_prec_size(c->prec), s->stream));
     GPU_CHECK(c, gpuStreamSynchronize(s->stream));
@@ -66,7 +69,7 @@ static int prepare(struct rb_case *c, state *s)
     if (s->backward)
         return prepare_backward(c, s);
     if (s->fused) {
-        int rc = GIVENS_GPU_ENTRY(fused_prepare)(c, s->S, s->slots, s->cols);
+        int rc = fused_prepare(c, s->S, s->slots, s->cols);
         if (rc)
             return rc;
     }
@@ -123,7 +126,7 @@ static int device_alloc(struct rb_case *c, state *s)
         return rc;
     GPU_CHECK(c, gpuMalloc(&s->theta, s->count * sz));
     GPU_CHECK(c, gpuMalloc(&s->U, nn * sz));
-    if (s->fused && (rc = GIVENS_GPU_ENTRY(fused_tables)(c, s)))
+    if (s->fused && (rc = fused_tables(c, s)))
         return rc;
     if (!s->backward)
         return 0;
@@ -161,7 +164,7 @@ static int upload(struct rb_case *c, state *s)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(setup)(struct rb_case *c)
+int setup(struct rb_case *c)
 {
     state *s = (state *)calloc(1, sizeof *s);
     if (!s)
@@ -177,7 +180,7 @@ int GIVENS_GPU_ENTRY(setup)(struct rb_case *c)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(fetch)(struct rb_case *c, const void **out)
+int fetch(struct rb_case *c, const void **out)
 {
     state *s = (state *)c->state;
     size_t len = s->backward ? s->count : (size_t)s->n * s->n;
@@ -189,17 +192,17 @@ int GIVENS_GPU_ENTRY(fetch)(struct rb_case *c, const void **out)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(verify)(struct rb_case *c, struct rb_check *out)
+int verify(struct rb_case *c, struct rb_check *out)
 {
     state *s = (state *)c->state;
     const void *y;
-    int rc = GIVENS_GPU_ENTRY(fetch)(c, &y);
+    int rc = fetch(c, &y);
     if (rc)
         return rc;
     return givens_verify_output(c, s->backward, s->n, s->m, s->theta_d, y, s->G, s->X, out);
 }
 
-void GIVENS_GPU_ENTRY(teardown)(struct rb_case *c)
+void teardown(struct rb_case *c)
 {
     state *s = (state *)c->state;
     if (!s)
@@ -256,7 +259,7 @@ static int admit_fused(struct rb_case *c, long long n)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(admit)(struct rb_case *c)
+int admit(struct rb_case *c)
 {
     long long n = rb_case_param(c, "n", 0), m = case_m(c);
     if (n < 2)
@@ -268,7 +271,7 @@ int GIVENS_GPU_ENTRY(admit)(struct rb_case *c)
     return 0;
 }
 
-size_t GIVENS_GPU_ENTRY(footprint)(const struct rb_case *c)
+size_t footprint(const struct rb_case *c)
 {
     int n = (int)rb_case_param(c, "n", 0), S = rb_rr_slots(n), nt = 2 * S;
     size_t sz = rb_prec_size(c->prec), nn = (size_t)n * n;
@@ -285,4 +288,26 @@ size_t GIVENS_GPU_ENTRY(footprint)(const struct rb_case *c)
     bytes += is_fused(c) ? (size_t)(nt - 1) * S * sz : 2 * nn * sz + (size_t)S * n * sz;
     bytes += 2 * (size_t)n * GIVENS_COTANGENT_RANK * sizeof(double);
     return bytes + (givens_gpu_fused_setup_slots(S) ? tables : 0);
+}
+
+} // namespace RB_GPU_NS
+} // namespace givens_gpu
+
+// The engine C sees, spelled out per backend; its entry points are this
+// backend's namespace's.  A function, not an object: the device compiler
+// leaves host functions alone.
+#ifdef RB_GPU_HIP
+extern "C" const struct givens_gpu_engine *givens_hip_engine(void)
+#else
+extern "C" const struct givens_gpu_engine *givens_cuda_engine(void)
+#endif
+{
+    using namespace givens_gpu;
+    static const struct givens_gpu_engine engine = {
+        admit, footprint, setup, run_forward_paper, run_forward_fused, run_backward_paper,
+        run_backward_fused, fetch, verify, occupancy, teardown,
+        apply_admit, apply_footprint, apply_setup, apply_run_forward, apply_run_backward,
+        apply_verify, apply_occupancy, apply_teardown,
+    };
+    return &engine;
 }

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
-// The fused kernels' launches, one source for CUDA (givens_cuda_launch.cu)
-// and HIP (givens_hip.hip), included after givens_gpu_launch.inc: their
-// timed regions (the shear table, then one sweep), the fused forming of the
-// backward's U in setup, the shared-memory opt-in and their occupancy.
-// A case's `slots` is the engine's B and its `cols` the columns per block,
-// WT per column group (givens_gpu_fused_wt) times the groups.
+// The fused kernels' launches, compiled once for CUDA and once for HIP
+// (givens_gpu_state.h): their timed regions (the shear table, then one
+// sweep), the fused forming of the backward's U in setup, the shared-memory
+// opt-in and their occupancy.  A case's `slots` is the engine's B and its
+// `cols` the columns per block, WT per column group (givens_gpu_fused_wt)
+// times the groups.
+#include <config.h>
 #include <stdio.h>
+#include "impl/givens/givens_case.h"
 #include "impl/givens/givens_gpu_pick.h"
+#include "impl/givens/givens_gpu_state.h"
 #include "kernels/cuda/givens_slab_kernels.cuh"
+
+namespace givens_gpu {
+inline namespace RB_GPU_NS {
 
 // The dynamic shared memory allowed without opt-in.
 enum { SMEM_DEFAULT = 48 * 1024 };
@@ -87,13 +93,13 @@ static int smem_opt_in(struct rb_case *c, int S, int slots, int cols)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(fused_prepare)(struct rb_case *c, int S, int slots, int cols)
+int fused_prepare(struct rb_case *c, int S, int slots, int cols)
 {
     return c->prec == RB_PREC_F64 ? smem_opt_in<double, false>(c, S, slots, cols)
                                   : smem_opt_in<float, false>(c, S, slots, cols);
 }
 
-int GIVENS_GPU_ENTRY(fused_backward_prepare)(struct rb_case *c, int S, int slots, int cols)
+int fused_backward_prepare(struct rb_case *c, int S, int slots, int cols)
 {
     return c->prec == RB_PREC_F64 ? smem_opt_in<double, true>(c, S, slots, cols)
                                   : smem_opt_in<float, true>(c, S, slots, cols);
@@ -155,12 +161,12 @@ template <typename T> static int region_backward_fused(struct rb_case *c, state 
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(run_forward_fused)(struct rb_case *c)
+int run_forward_fused(struct rb_case *c)
 {
     return timed(c, region_forward_fused<float>, region_forward_fused<double>);
 }
 
-int GIVENS_GPU_ENTRY(run_backward_fused)(struct rb_case *c)
+int run_backward_fused(struct rb_case *c)
 {
     return timed(c, region_backward_fused<float>, region_backward_fused<double>);
 }
@@ -176,7 +182,7 @@ template <typename T> static int fused_tables_alloc(struct rb_case *c, state *s)
     return 0;
 }
 
-int GIVENS_GPU_ENTRY(fused_tables)(struct rb_case *c, state *s)
+int fused_tables(struct rb_case *c, state *s)
 {
     return c->prec == RB_PREC_F64 ? fused_tables_alloc<double>(c, s)
                                   : fused_tables_alloc<float>(c, s);
@@ -193,7 +199,7 @@ static void fused_tables_free(state *s)
 
 // U by the fused forward with one column group; the backward of a paper
 // variant has no tables, so they live only as long as this call.
-template <typename T> static int fused_form_u(struct rb_case *c, state *s, int slots)
+template <typename T> static int fused_form_u_of(struct rb_case *c, state *s, int slots)
 {
     const int own = s->lift == NULL;
     const int cols = givens_gpu_fused_wt(sizeof(T), 0, slots);
@@ -207,7 +213,7 @@ template <typename T> static int fused_form_u(struct rb_case *c, state *s, int s
     return 0;
 }
 
-template <typename T> static void fused_occupancy(const state *s, struct rb_occ *occ)
+template <typename T> static void fused_occupancy_of(const state *s, struct rb_occ *occ)
 {
     fused_cfg<T> f = s->backward ? fused_find<T, true>(s->slots, s->cols)
                                  : fused_find<T, false>(s->slots, s->cols);
@@ -225,3 +231,20 @@ template <typename T> static void fused_occupancy(const state *s, struct rb_occ 
         rb_gpu_occ_add(occ, (const void *)givens_slab_backward_finish<T>, AUX_BLOCK, 0,
                        "givens_slab_backward_finish");
 }
+
+int fused_form_u(struct rb_case *c, state *s, int slots)
+{
+    return c->prec == RB_PREC_F64 ? fused_form_u_of<double>(c, s, slots)
+                                  : fused_form_u_of<float>(c, s, slots);
+}
+
+void fused_occupancy(struct rb_case *c, const state *s, struct rb_occ *occ)
+{
+    if (c->prec == RB_PREC_F64)
+        fused_occupancy_of<double>(s, occ);
+    else
+        fused_occupancy_of<float>(s, occ);
+}
+
+} // namespace RB_GPU_NS
+} // namespace givens_gpu

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// The embedding engine on CUDA and HIP (sammon_engine.h), one source for
-// both (sammon_engine_cuda.cu, sammon_engine_hip.hip): the scaled float
+// The embedding engine on CUDA and HIP (sammon_engine.h), compiled once for
+// each: its definitions in namespace sammon_engine_gpu::RB_GPU_NS
+// (impl/common/gpu_api.h), the C entry points spelled out per backend at
+// the end.  The scaled float
 // inputs uploaded once, the triangle of 1 / d* filled once where the
 // device's free memory holds it (else each pass recomputes the distances),
 // and per evaluation one pass of kernels/cuda/sammon_stored.cuh over the
 // map sent from the host: the per-point sums and the blocks' fp64 stress
 // partials come back and become the stress, gradient and second
 // derivative in double.
+#include <config.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +17,6 @@
 #include "impl/common/gpu_api.h"
 #include "impl/sammon/sammon_engine.h"
 #include "kernels/cuda/sammon_stored.cuh"
-
-#define ENGINE_FN(name) RB_GPU_ENTRY(sammon_engine, name)
 
 // Pinned host memory, for the per-pass copies.
 #ifdef RB_GPU_HIP
@@ -25,6 +26,9 @@
 #define engine_host_alloc(p, n) cudaMallocHost((p), (n))
 #define engine_host_free cudaFreeHost
 #endif
+
+namespace sammon_engine_gpu {
+inline namespace RB_GPU_NS {
 
 // Free device memory left beside the triangle (the runtime's own, other
 // buffers), and the blocks per SM a pass's grid aims at (as the harness's
@@ -85,7 +89,7 @@ static long long cdiv(long long a, long long b)
     return (a + b - 1) / b;
 }
 
-extern "C" int ENGINE_FN(available)(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
+int engine_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
 {
     (void)gpu_only;
     return gpu_available(ctx, why, len);
@@ -178,7 +182,7 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
     return 0;
 }
 
-extern "C" int ENGINE_FN(open)(struct sammon_engine *e, const double *x)
+int engine_open(struct sammon_engine *e, const double *x)
 {
     struct gpu_engine *k = (struct gpu_engine *)calloc(1, sizeof *k);
     float *xf = (float *)malloc((size_t)e->N * e->n * sizeof *xf);
@@ -242,8 +246,7 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
     return 0;
 }
 
-extern "C" int ENGINE_FN(eval)(struct sammon_engine *e, const double *y, double *stress,
-                               double *g, double *h)
+int engine_eval(struct sammon_engine *e, const double *y, double *stress, double *g, double *h)
 {
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
     int rc = eval_on(e, k, y, stress, g, h);
@@ -252,7 +255,7 @@ extern "C" int ENGINE_FN(eval)(struct sammon_engine *e, const double *y, double 
     return rc;
 }
 
-extern "C" void ENGINE_FN(close)(struct sammon_engine *e)
+void engine_close(struct sammon_engine *e)
 {
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
     if (!k)
@@ -273,3 +276,50 @@ extern "C" void ENGINE_FN(close)(struct sammon_engine *e)
     free(k);
     e->impl = NULL;
 }
+
+} // namespace RB_GPU_NS
+} // namespace sammon_engine_gpu
+
+#ifdef RB_GPU_HIP
+extern "C" int sammon_engine_hip_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
+{
+    return sammon_engine_gpu::engine_available(ctx, gpu_only, why, len);
+}
+
+extern "C" int sammon_engine_hip_open(struct sammon_engine *e, const double *x)
+{
+    return sammon_engine_gpu::engine_open(e, x);
+}
+
+extern "C" int sammon_engine_hip_eval(struct sammon_engine *e, const double *y, double *stress,
+                                      double *g, double *h)
+{
+    return sammon_engine_gpu::engine_eval(e, y, stress, g, h);
+}
+
+extern "C" void sammon_engine_hip_close(struct sammon_engine *e)
+{
+    sammon_engine_gpu::engine_close(e);
+}
+#else
+extern "C" int sammon_engine_cuda_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
+{
+    return sammon_engine_gpu::engine_available(ctx, gpu_only, why, len);
+}
+
+extern "C" int sammon_engine_cuda_open(struct sammon_engine *e, const double *x)
+{
+    return sammon_engine_gpu::engine_open(e, x);
+}
+
+extern "C" int sammon_engine_cuda_eval(struct sammon_engine *e, const double *y, double *stress,
+                                       double *g, double *h)
+{
+    return sammon_engine_gpu::engine_eval(e, y, stress, g, h);
+}
+
+extern "C" void sammon_engine_cuda_close(struct sammon_engine *e)
+{
+    sammon_engine_gpu::engine_close(e);
+}
+#endif
