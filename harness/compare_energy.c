@@ -73,9 +73,14 @@ static void print_rows(const struct rb_comparison *cmp, FILE *f, int md, int wid
             continue;
         rb_record_energy(r->a, &a);
         rb_record_energy(r->b, &b);
+        /* A coarse reading (harness/observe.h) is named, not compared. */
         format_joules(ja, sizeof ja, a.joules);
         format_joules(jb, sizeof jb, b.joules);
-        if (a.joules > 0 && isfinite(b.joules))
+        if (a.coarse)
+            snprintf(ja, sizeof ja, "coarse");
+        if (b.coarse)
+            snprintf(jb, sizeof jb, "coarse");
+        if (a.joules > 0 && isfinite(b.joules) && !a.coarse && !b.coarse)
             snprintf(ratio, sizeof ratio, "%.3f", b.joules / a.joules);
         else
             snprintf(ratio, sizeof ratio, "-");

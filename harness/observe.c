@@ -73,6 +73,7 @@ static void observation_clear(struct rb_observation *o, double threshold)
     memset(o, 0, sizeof *o);
     o->window_s = NAN;
     o->gpu.energy_j = NAN;
+    o->gpu.energy_steps = -1;
     o->gpu.temp_start = o->gpu.temp_end = -1;
     o->gpu.threshold = threshold;
     o->cpu.energy_j = NAN;

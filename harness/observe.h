@@ -20,6 +20,11 @@ extern "C" {
 
 /* What the GPU observer saw over one case.  available 0: nothing was
  * watched, and why says why ("not a GPU case", "NVML not available: ..."). */
+/* A window in which the energy counter moved fewer times than this is
+ * coarse: its energy is mostly the counter's rounding (and the driver's power
+ * readings average over as long an interval), so reports do not show it. */
+#define RB_ENERGY_MIN_STEPS 3
+
 struct rb_gpu_watch {
     int available;
     char why[256];
@@ -31,6 +36,7 @@ struct rb_gpu_watch {
     int temp_start, temp_end;               /* degrees C; -1 unknown */
     double energy_j;                /* over the window; NaN unknown */
     const char *energy_method;      /* "energy-counter", "power-samples" or NULL */
+    int energy_steps;               /* times the counter moved over the window; -1 no counter */
     double threshold;               /* the fraction the SM clock was held to */
     unsigned long long reasons;     /* throttle reasons reported during sampling */
     char throttle_reason[256];      /* the first throttled sample's reason, or "" */

@@ -42,6 +42,7 @@ struct rb_rec_energy {
     int throttled;              /* 1, 0, or -1 when no GPU was watched */
     const char *reason;         /* the first throttled sample's reason, or NULL */
     const char *why;            /* why joules is NaN, or NULL */
+    int coarse;                 /* the counter moved too few times to trust joules */
 };
 void rb_record_energy(const json_t *rec, struct rb_rec_energy *e);
 

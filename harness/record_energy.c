@@ -104,6 +104,11 @@ static json_t *gpu_json(const struct rb_measurement *m)
                                                                : json_null()), &bad);
     put_energy(o, g->energy_j, ob->window_s, m, &bad);
     rb_json_put(o, "energy_method", str_or_null(g->energy_method), &bad);
+    rb_json_put(o, "energy_steps", g->energy_steps >= 0 ? json_integer(g->energy_steps)
+                                                       : json_null(), &bad);
+    rb_json_put(o, "energy_coarse", json_boolean(g->energy_steps >= 0
+                                                 && g->energy_steps < RB_ENERGY_MIN_STEPS),
+                &bad);
     rb_json_put(o, "threshold", json_real(g->threshold), &bad);
     rb_json_put(o, "throttled", json_boolean(ob->nthrottled > 0), &bad);
     rb_json_put(o, "throttle_reasons", reasons_json(g->reasons), &bad);
@@ -185,6 +190,7 @@ void rb_record_energy(const json_t *rec, struct rb_rec_energy *e)
         e->sm_end = number(json_object_get(sm, "end"));
         e->throttled = json_is_true(json_object_get(gpu, "throttled"));
         e->reason = json_string_value(json_object_get(gpu, "throttle_reason"));
+        e->coarse = json_is_true(json_object_get(gpu, "energy_coarse"));
         if (!isfinite(e->joules))
             e->why = json_string_value(json_object_get(gpu, "error"));
     } else if (cpu_case && json_is_true(json_object_get(cpu_e, "available"))) {

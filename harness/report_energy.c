@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/observe.h"
 #include "harness/record.h"
 #include "harness/report.h"
 
@@ -105,8 +106,8 @@ static void table_row(struct rb_doc *d, json_t *table, const struct energy_row *
     number_label(json_is_number(v) ? json_number_value(v) : NAN, "%.4g", gf, sizeof gf);
     v = json_object_get(work, "intensity");
     number_label(json_is_number(v) ? json_number_value(v) : NAN, "%.3g", in, sizeof in);
-    number_label(r->e.watts, "%.4g", w, sizeof w);
-    number_label(r->e.joules, "%.4g", j, sizeof j);
+    number_label(r->e.coarse ? NAN : r->e.watts, "%.4g", w, sizeof w);
+    number_label(r->e.coarse ? NAN : r->e.joules, "%.4g", j, sizeof j);
     number_label(r->gflops_per_j, "%.4g", gj, sizeof gj);
     if (isfinite(r->e.sm_start) && isfinite(r->e.sm_end))
         snprintf(clocks, sizeof clocks, "%.0f -> %.0f", r->e.sm_start, r->e.sm_end);
@@ -127,7 +128,7 @@ static void energy_table(struct rb_doc *d, const json_t *records)
     };
     struct energy_row *rows = calloc(json_array_size(records) + 1, sizeof *rows);
     const json_t *rec;
-    size_t i, n = 0;
+    size_t i, n = 0, coarse = 0;
 
     if (!rows) {
         d->bad = 1;
@@ -142,8 +143,9 @@ static void energy_table(struct rb_doc *d, const json_t *records)
         if (!isfinite(r->e.joules) && r->e.throttled < 0)
             continue;
         r->rec = rec;
-        r->gflops_per_j = json_is_number(flops) && r->e.joules > 0
+        r->gflops_per_j = json_is_number(flops) && r->e.joules > 0 && !r->e.coarse
                           ? json_number_value(flops) * 1e-9 / r->e.joules : NAN;
+        coarse += r->e.coarse;
         n++;
     }
     if (n == 0) {
@@ -157,6 +159,13 @@ static void energy_table(struct rb_doc *d, const json_t *records)
                 "short gaps between them included), and GFLOP per joule from its work "
                 "count, the most efficient first within each backend; the SM clock at the "
                 "start and end of the samples.");
+    if (coarse)
+        rb_doc_para(d, "%zu of these %zu records show no energy: the GPU's energy counter "
+                    "moved fewer than %d times over their timed samples (it is updated at "
+                    "intervals of the driver's, about 0.1 s on an H200), so their joules "
+                    "would be mostly its rounding. A longer window (--min-time 1) gives them "
+                    "one; the records keep what was read (energy_steps, energy_coarse).",
+                    coarse, n, RB_ENERGY_MIN_STEPS);
     json_t *table = rb_doc_table(d, head, sizeof head / sizeof *head);
     for (i = 0; i < n; i++)
         table_row(d, table, &rows[i]);

@@ -28,7 +28,7 @@ count() {   # count PATTERN FILE: lines matching
 }
 run_dir() { ls -d "$tmp/$1"/*/; }
 
-tap_plan 22
+tap_plan 24
 sweep normal "sm=1980,mem=2619,temp=45,power=200,denergy=0.4" \
     && sweep capped "sm=1980,power=300,denergy=0.4,reasons=0x4" \
     && sweep clock "sm=1980,denergy=0.4;sm=1980;sm=1000;sm=1980"
@@ -60,6 +60,21 @@ tap_ok $([ "$(count '"throttled_samples":\[1\],' "$rec")" -eq 1 ] \
 sweep clock80 "sm=1980;sm=1980;sm=1700;sm=1980" RB_THROTTLE_THRESHOLD=0.8
 tap_ok $([ "$(count '"throttled_samples":\[\],' "$(run_dir clock80)/records.jsonl")" -eq 6 ]
          echo $?) "RB_THROTTLE_THRESHOLD=0.8: 1700 of 1980 MHz is not throttled"
+
+# A counter that moves in steps too far apart for the window (the H200's
+# moves about every 0.1 s): it moves once in the first case and never after,
+# so every reading is coarse and the report shows none of them.
+rec=$normal/records.jsonl
+tap_ok $([ "$(count '"energy_method":"energy-counter","energy_steps":5,"energy_coarse":false,' "$rec")" -eq 6 ]
+         echo $?) "the counter's steps over the window are recorded (5), not coarse"
+sweep once "sm=1980,denergy=0;denergy=0;denergy=0.4;denergy=0"
+once=$(run_dir once)
+"$RB_BIN" report --no-plot "$once" > /dev/null 2>&1
+tap_ok $([ "$(count '"energy_j":0\.40*[0-9]*,.*"energy_steps":1,"energy_coarse":true,' "$once/records.jsonl")" -eq 1 ] \
+         && [ "$(count '"energy_method":"power-samples","energy_steps":0,"energy_coarse":true,' "$once/records.jsonl")" -eq 5 ] \
+         && grep -q '^6 of these 6 records show no energy: the GPU.s energy counter moved fewer than 3 times' "$once/report/README.md" \
+         && [ "$(grep -c '^| givens/.* | - | - | - | 1980 -\\> 1980 | no |$' "$once/report/README.md")" -eq 6 ]
+         echo $?) "a counter that moved once or never: coarse, recorded, and not shown as energy"
 
 # Failing and absent: the run is whole, each record says why.
 sweep noinit "init=fail" && sweep lost "sm=1980;sm=lost" \

@@ -22,7 +22,8 @@ struct nvml_watch {
     int active, broken;         /* broken: a read failed; no more reads */
     rb_nvml_device dev;
     int counter;                /* the total energy counter was read at the start */
-    unsigned long long e0_mj;
+    unsigned long long e0_mj, last_mj;
+    int steps;                  /* times it moved between two reads */
     double power_sum_w;
     size_t power_n;
 };
@@ -106,7 +107,26 @@ static void watch_start(void *self, const struct rb_case *c, struct rb_observati
         g->temp_start = (int)v;
     w->counter = w->nvml.total_energy
                  && w->nvml.total_energy(w->dev, &w->e0_mj) == RB_NVML_SUCCESS;
+    w->last_mj = w->e0_mj;
+    w->steps = 0;
     power_sample(w);
+}
+
+/* The driver updates the energy counter at intervals of its own (about
+ * 0.1 s on an H200): a window it moved in only once or twice is mostly
+ * rounding, so the steps are counted and recorded. */
+static void counter_read(struct nvml_watch *w, unsigned long long *mj)
+{
+    unsigned long long e;
+
+    if (w->nvml.total_energy(w->dev, &e) != RB_NVML_SUCCESS) {
+        w->counter = 0;
+        return;
+    }
+    w->steps += e != w->last_mj;
+    w->last_mj = e;
+    if (mj)
+        *mj = e;
 }
 
 /* Mark sample i when its SM clock or the driver says it was throttled;
@@ -147,6 +167,8 @@ static int watch_sample(void *self, size_t i, struct rb_observation *o)
                      "sample %zu: the driver reports %s (SM clock %u MHz)", i, names, mhz);
         marked = 1;
     }
+    if (w->counter)
+        counter_read(w, NULL);
     if (!w->counter)
         power_sample(w);
     return marked;
@@ -156,7 +178,7 @@ static void watch_stop(void *self, struct rb_observation *o)
 {
     struct nvml_watch *w = self;
     struct rb_gpu_watch *g = &o->gpu;
-    unsigned long long e1;
+    unsigned long long e1 = 0;
     rb_nvml_return r;
     unsigned v;
 
@@ -178,7 +200,11 @@ static void watch_stop(void *self, struct rb_observation *o)
         g->temp_end = (int)v;
     /* The counter, where it moved over the window; else the mean of the
      * power readings (NVML averages each over its own short interval). */
-    if (w->counter && w->nvml.total_energy(w->dev, &e1) == RB_NVML_SUCCESS && e1 > w->e0_mj) {
+    if (w->counter)
+        counter_read(w, &e1);
+    if (w->counter)
+        g->energy_steps = w->steps;
+    if (w->counter && e1 > w->e0_mj) {
         g->energy_j = (double)(e1 - w->e0_mj) / 1e3;
         g->energy_method = "energy-counter";
         return;
