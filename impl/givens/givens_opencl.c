@@ -23,9 +23,9 @@ static int case_m(const struct rb_case *c)
 static enum givens_cl_kind case_kind(const struct rb_case *c)
 {
     int backward = strcmp(c->v->algo, "backward") == 0;
-    if (strcmp(c->v->name, "apply") == 0)
+    if (c->v->kind == GIVENS_KIND_APPLY)
         return backward ? GIVENS_CL_APPLY_BACKWARD : GIVENS_CL_APPLY_FORWARD;
-    if (strcmp(c->v->name, "fused") == 0)
+    if (c->v->kind == GIVENS_KIND_FUSED)
         return backward ? GIVENS_CL_FUSED_BACKWARD : GIVENS_CL_FUSED_FORWARD;
     return backward ? GIVENS_CL_PAPER_BACKWARD : GIVENS_CL_PAPER_FORWARD;
 }

@@ -25,7 +25,8 @@ struct cl_engine {
 /* The stored form's variant, so that the plumbing's fault injections aimed
  * at the harness's cases leave the engine alone. */
 static const struct rb_variant engine_variant = {
-    .paper = "sammon", .algo = "embed", .name = "engine", .backend = RB_BACKEND_OPENCL,
+    .paper = "sammon", .algo = "embed", .name = "engine", .kind = SAMMON_KIND_STORED,
+    .backend = RB_BACKEND_OPENCL,
     .precs = RB_PREC_F32,
 };
 

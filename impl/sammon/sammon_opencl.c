@@ -13,9 +13,9 @@
 
 static enum sammon_cl_kind case_kind(const struct rb_case *c)
 {
-    if (strncmp(c->v->name, "modified", 8) == 0)
+    if (c->v->kind == SAMMON_KIND_MODIFIED_FLAT || c->v->kind == SAMMON_KIND_MODIFIED_TRANSPOSED)
         return SAMMON_CL_MODIFIED;
-    if (strncmp(c->v->name, "tiled", 5) == 0)
+    if (c->v->kind == SAMMON_KIND_TILED)
         return SAMMON_CL_TILED;
     return SAMMON_CL_STANDARD;
 }
@@ -23,7 +23,9 @@ static enum sammon_cl_kind case_kind(const struct rb_case *c)
 /* The tiled design reads tiles coalesced from the transposed layout. */
 static int case_transposed(const struct rb_case *c)
 {
-    return case_kind(c) == SAMMON_CL_TILED || strstr(c->v->name, "transposed") != NULL;
+    const int k = c->v->kind;
+    return k == SAMMON_KIND_TILED || k == SAMMON_KIND_STANDARD_TRANSPOSED
+           || k == SAMMON_KIND_MODIFIED_TRANSPOSED;
 }
 
 /* 1 if the device's extension list names `ext` as a whole word. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "harness/backend/opencl.h"
 #include "harness/timer.h"
+#include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_learn.h"
 #include "impl/sbo/sbo_opencl_train.h"
 
@@ -24,11 +25,13 @@ struct cl_learn {
 /* Named apart from the harness's "train" variants, so that faults aimed at
  * those (harness/fault.h) leave sbo-learn alone. */
 static const struct rb_variant learn_polar = {
-    .paper = "sbo", .algo = "learn", .name = "polar", .backend = RB_BACKEND_OPENCL,
+    .paper = "sbo", .algo = "learn", .name = "polar", .kind = SBO_KIND_POLAR,
+    .backend = RB_BACKEND_OPENCL,
     .precs = RB_PREC_F32,
 };
 static const struct rb_variant learn_paper = {
-    .paper = "sbo", .algo = "learn", .name = "paper", .backend = RB_BACKEND_OPENCL,
+    .paper = "sbo", .algo = "learn", .name = "paper", .kind = SBO_KIND_PAPER,
+    .backend = RB_BACKEND_OPENCL,
     .precs = RB_PREC_F32,
 };
 

@@ -16,7 +16,7 @@
 
 static int case_fused(const struct rb_case *c)
 {
-    return strstr(c->v->name, "fused") != NULL;
+    return c->v->kind == SBO_KIND_FUSED;
 }
 
 static int device_fp64(const struct rb_opencl *cl)

@@ -44,13 +44,14 @@ static const struct rb_axis sbo_train_axes[] = {
     .occupancy = sbo_opencl_occupancy, .work = sbo_represent_work
 
 const struct rb_variant sbo_opencl_variants[] = {
-    { SBO_OPENCL_ENTRY, .name = "paper",
+    { SBO_OPENCL_ENTRY, .name = "paper", .kind = SBO_KIND_PAPER,
       .doc = "paper's map-reduce: a work-item per (signal, block) pair, private codes and "
              "top-s, energies to an L x m buffer, then an argmax kernel" },
-    { SBO_OPENCL_ENTRY, .name = "fused",
+    { SBO_OPENCL_ENTRY, .name = "fused", .kind = SBO_KIND_FUSED,
       .doc = "one kernel: a work-item per signal over all blocks, block rows staged in "
              "local memory, top-s and the argmax on chip" },
-    { .paper = "sbo", .algo = "train", .name = "paper", .backend = RB_BACKEND_OPENCL,
+    { .paper = "sbo", .algo = "train", .name = "paper", .kind = SBO_KIND_PAPER,
+      .backend = RB_BACKEND_OPENCL,
       .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sbo_train_sizes, .tunables = sbo_train_axes,
       .doc = "SBO training on the device: map-reduce representation, energy update, worst-W "
              "selection, grouping, batched GEMMs, per-block Jacobi SVD and Q = U V^T",
@@ -58,7 +59,8 @@ const struct rb_variant sbo_opencl_variants[] = {
       .admit = sbo_opencl_train_admit, .setup = sbo_opencl_train_setup,
       .run = sbo_opencl_train_run, .verify = sbo_opencl_train_verify,
       .teardown = sbo_opencl_train_teardown, .occupancy = sbo_opencl_train_occupancy },
-    { .paper = "sbo", .algo = "train", .name = "polar", .backend = RB_BACKEND_OPENCL,
+    { .paper = "sbo", .algo = "train", .name = "polar", .kind = SBO_KIND_POLAR,
+      .backend = RB_BACKEND_OPENCL,
       .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sbo_train_sizes, .tunables = sbo_train_axes,
       .doc = "as paper, with Q from a Newton-Schulz polar iteration per block (Jacobi SVD "
              "for the initial bases and for blocks it does not converge on)",

@@ -287,7 +287,7 @@ int sbo_opencl_train_setup(struct rb_case *c)
     t->m = s->m;
     t->wg = (int)rb_case_param(c, "wg", 64);
     t->clblast = rb_case_param(c, "clblast", 0) != 0;
-    t->polar = strcmp(c->v->name, "polar") == 0;
+    t->polar = c->v->kind == SBO_KIND_POLAR;
     t->f64 = c->prec == RB_PREC_F64;
     t->prof = 1;
     t->defer_trace = 1;             /* the case's trace only keeps the RMSEs */
