@@ -275,3 +275,19 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 	t/opencl_test.h
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
+# The emulator of the CUDA and HIP kernels (t/gpu_emu.h) at both warp
+# widths: GPU_EMU_WAVE=64 gives the kernels AMD's 64-lane wavefronts, with
+# HIP's intrinsics and macros as hipcc's device pass for gfx9 has them.
+RB_EMU64_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_EMU_WAVE=64
+RB_EMU_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+EXTRA_DIST += t/gpu_emu_warp.h
+# The emulator's warps themselves.
+check_PROGRAMS += t/gpu_emu_warp t/gpu_emu_warp_wave64
+TESTS += t/gpu_emu_warp t/gpu_emu_warp_wave64
+t_gpu_emu_warp_SOURCES = t/gpu_emu_warp.cc t/gpu_emu.h
+t_gpu_emu_warp_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_gpu_emu_warp_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_gpu_emu_warp_wave64_SOURCES = $(t_gpu_emu_warp_SOURCES)
+t_gpu_emu_warp_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_gpu_emu_warp_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_gpu_emu_warp_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
