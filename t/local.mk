@@ -291,3 +291,31 @@ t_gpu_emu_warp_wave64_SOURCES = $(t_gpu_emu_warp_SOURCES)
 t_gpu_emu_warp_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
 t_gpu_emu_warp_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_gpu_emu_warp_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The kernels' host tests again on 64-lane wavefronts.
+check_PROGRAMS += t/givens_slab_host_wave64 t/givens_apply_host_wave64 \
+	t/sammon_kernels_host_wave64
+TESTS += t/givens_slab_host_wave64 t/givens_apply_host_wave64 t/sammon_kernels_host_wave64
+t_givens_slab_host_wave64_SOURCES = $(t_givens_slab_host_SOURCES)
+t_givens_slab_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_givens_slab_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_givens_slab_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_givens_apply_host_wave64_SOURCES = $(t_givens_apply_host_SOURCES)
+t_givens_apply_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_givens_apply_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_givens_apply_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sammon_kernels_host_wave64_SOURCES = $(t_sammon_kernels_host_SOURCES)
+t_sammon_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sammon_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
+TESTS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
+t_sbo_kernels_host_wave64_SOURCES = $(t_sbo_kernels_host_SOURCES)
+t_sbo_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sbo_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sbo_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sbo_train_kernels_host_wave64_SOURCES = $(t_sbo_train_kernels_host_SOURCES)
+t_sbo_train_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sbo_train_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sbo_train_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+endif RB_HAVE_BLAS
