@@ -319,3 +319,13 @@ t_sbo_train_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
 t_sbo_train_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_sbo_train_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
 endif RB_HAVE_BLAS
+# The roofline's FMA kernel of CUDA and HIP on the CPU, at both widths.
+check_PROGRAMS += t/ceiling_kernel_host t/ceiling_kernel_host_wave64
+TESTS += t/ceiling_kernel_host t/ceiling_kernel_host_wave64
+t_ceiling_kernel_host_SOURCES = t/ceiling_kernel_host.cc t/gpu_emu.h
+t_ceiling_kernel_host_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_ceiling_kernel_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_ceiling_kernel_host_wave64_SOURCES = $(t_ceiling_kernel_host_SOURCES)
+t_ceiling_kernel_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_ceiling_kernel_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_ceiling_kernel_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
