@@ -61,3 +61,6 @@ librb_core_a_SOURCES += %reldir%/report.h %reldir%/report.c %reldir%/report_doc.
 	%reldir%/report_machine.c %reldir%/report_paper.c %reldir%/report_claims.c \
 	%reldir%/report_roofline.c \
 	%reldir%/report_html.c %reldir%/report_md.c %reldir%/cli_report.c
+# The AMD targets HIP builds for, as data, and the occupancy they allow:
+# plain C, in every build, so that its test runs without HIP.
+librb_core_a_SOURCES += %reldir%/backend/hip_targets.h %reldir%/backend/hip_targets.c

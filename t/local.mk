@@ -329,3 +329,7 @@ t_ceiling_kernel_host_wave64_SOURCES = $(t_ceiling_kernel_host_SOURCES)
 t_ceiling_kernel_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
 t_ceiling_kernel_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_ceiling_kernel_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The AMD target table and its occupancy, against the compiler's figures.
+check_PROGRAMS += t/hip_targets
+TESTS += t/hip_targets
+t_hip_targets_SOURCES = t/hip_targets.c t/hip_targets_kernels.h
