@@ -104,3 +104,6 @@ librb_core_a_SOURCES += %reldir%/shard.h %reldir%/shard.c %reldir%/shard_merge.c
 	%reldir%/submit.h %reldir%/submit.c %reldir%/submit_plan.h %reldir%/submit_plan.c \
 	%reldir%/cli_submit.c %reldir%/cli_merge.c %reldir%/cli_status.c
 EXTRA_DIST += docs/slurm.md
+# The AMD targets HIP builds for, as data, and the occupancy they allow:
+# plain C, in every build, so that its test runs without HIP.
+librb_core_a_SOURCES += %reldir%/backend/hip_targets.h %reldir%/backend/hip_targets.c

@@ -2,10 +2,10 @@
 /* The CUDA and HIP Givens kernels besides the fused slab ones run on the
  * CPU through t/gpu_emu.h, where no GPU is: the paper's per-step kernels
  * (givens_paper_forward.cuh, givens_paper_backward.cuh) launched as
- * impl/givens/givens_gpu_launch.inc does, and apply mode on the engine of
+ * impl/givens/givens_gpu_launch.cu does, and apply mode on the engine of
  * givens_fused_forward.cuh (givens_fused_apply.cuh, with the rotation table
  * of givens_table.cuh and givens_fused_backward.cuh's finish) launched as
- * impl/givens/givens_gpu_apply.inc does.  In fp32 and fp64, on fresh random
+ * impl/givens/givens_gpu_apply.cu does.  In fp32 and fp64, on fresh random
  * angles and data, for even and odd n, all rows and restricted m: the
  * paper's U against Algorithm 1 in fp64 within 4 n eps, its dtheta against
  * givens_check_backward; Y = U X, then dtheta and dX = U^T G_Y, against
@@ -30,7 +30,7 @@
 #include "impl/givens/givens_case.h"
 #include "t/tap.h"
 
-/* Rows of a transpose block (TILE_ROWS of impl/givens/givens_gpu_launch.inc)
+/* Rows of a transpose block (TILE_ROWS of impl/givens/givens_gpu_launch.cu)
  * and the apply kernels' launch bound (GIVENS_GPU_FUSED_MAXT), a template
  * argument only here. */
 #define TILE_ROWS 8u
@@ -219,11 +219,13 @@ static void apply_backward(int n, int m, int nb, uint64_t seed)
  * backward, so kept small): n 8, 13, 16, 31, m = 5 restricted, blocks of
  * 32 (the axis' least) and 64 (its default), and 48, whose row sums take
  * 32.  Apply mode: slots 1, 2, 4, 8 where they divide S (n 8, 13, 31, 64,
- * 79: S 4, 7, 16, 32, 40), cols 2 and, in f32, 4, batches of odd widths.
- * n = 79 at one slot is two warps, the second with 8 threads of slots and
- * 24 idle: within 64 threads the only shape whose boundary values cross
- * warps through shared memory and whose second warp shuffles values that
- * count. */
+ * N2: S 4, 7, 16, 32, 40 or 72), cols 2 and, in f32, 4, batches of odd
+ * widths.  N2 at one slot is two warps, the second with 8 threads of slots
+ * and the rest idle: within two warps the only shape whose boundary values
+ * cross warps through shared memory and whose second warp shuffles values
+ * that count. */
+static constexpr int N2 = 2 * RB_WARP + 15;
+
 template <typename T> static void precision(uint64_t seed)
 {
     paper_forward<T>(8, 8, 32, seed);
@@ -241,7 +243,7 @@ template <typename T> static void precision(uint64_t seed)
     apply_forward<T, 8, 2>(31, 31, 1, seed + 14);
     apply_forward<T, 4, 2>(64, 20, 7, seed + 15);
     apply_forward<T, 8, 2>(64, 64, 5, seed + 16);
-    apply_forward<T, 1, 2>(79, 79, 3, seed + 17);
+    apply_forward<T, 1, 2>(N2, N2, 3, seed + 17);
     apply_backward<T, 1, 2>(8, 8, 5, seed + 20);
     apply_backward<T, 2, 2>(8, 8, 3, seed + 21);
     apply_backward<T, 1, 2>(13, 13, 7, seed + 22);
@@ -249,16 +251,16 @@ template <typename T> static void precision(uint64_t seed)
     apply_backward<T, 8, 2>(31, 31, 3, seed + 24);
     apply_backward<T, 2, 2>(64, 20, 7, seed + 25);
     apply_backward<T, 8, 2>(64, 64, 5, seed + 26);
-    apply_backward<T, 1, 2>(79, 79, 3, seed + 27);
+    apply_backward<T, 1, 2>(N2, N2, 3, seed + 27);
 }
 
 /* The f32-only width: four columns per block. */
 static void wide(uint64_t seed)
 {
     apply_forward<float, 2, 4>(31, 31, 10, seed);
-    apply_forward<float, 1, 4>(79, 40, 5, seed + 1);
+    apply_forward<float, 1, 4>(N2, (N2 + 1) / 2, 5, seed + 1);
     apply_backward<float, 4, 4>(64, 64, 6, seed + 2);
-    apply_backward<float, 1, 4>(79, 79, 5, seed + 3);
+    apply_backward<float, 1, 4>(N2, N2, 5, seed + 3);
 }
 
 int main(void)

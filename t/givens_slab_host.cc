@@ -2,7 +2,7 @@
 /* The CUDA and HIP fused Givens kernels (kernels/cuda/givens_slab_kernels.cuh
  * on the engine of givens_slab.cuh, with the shear table of
  * givens_lift_table.cuh) run on the CPU through t/gpu_emu.h, where no GPU
- * is, launched in the order and shapes of impl/givens/givens_gpu_fused.inc.
+ * is, launched in the order and shapes of impl/givens/givens_gpu_fused.cu.
  * In fp32 and fp64, on fresh random angles, for even and odd n, all rows and
  * restricted m, and slots 1 to 16 with one to four column groups (and the
  * wide fp32 backward): the forward's U against Algorithm 1 in fp64 within

@@ -1,23 +1,53 @@
 /* SPDX-License-Identifier: MIT */
-/* Host C++ stand-ins for the CUDA subset some kernels of kernels/cuda use,
- * so that a test can run them on the CPU where no GPU is: one std::thread
- * per GPU thread of a block, which runs that thread of every block, the
- * blocks one after another; a std::barrier for __syncthreads, __shared__
- * arrays as statics (one block at a time uses them).  What it checks is the
- * kernels' arithmetic, indexing and barrier placement (a missing barrier
- * shows under -fsanitize=thread); of warps only the lanes a ballot or a
- * shuffle gathers, nothing of timing or the memory model.  C++20; include
- * before the kernels. */
+/* Host C++ stand-ins for the CUDA and HIP subset the kernels of
+ * kernels/cuda use, so that a test can run them on the CPU where no GPU is:
+ * one std::thread per GPU thread of a block, which runs that thread of every
+ * block, the blocks one after another; a std::barrier for __syncthreads,
+ * __shared__ arrays as statics (one block at a time uses them).  What it
+ * checks is the kernels' arithmetic, indexing and barrier placement (a
+ * missing barrier shows under -fsanitize=thread); of warps only the lanes a
+ * ballot or a shuffle gathers, nothing of timing or the memory model.
+ * C++20; include before the kernels.
+ *
+ * GPU_EMU_WAVE picks the warp: 32 (the default) is NVIDIA's, with CUDA's
+ * intrinsics (__shfl_*_sync, a 32-bit __ballot_sync, __syncwarp); 64 is a
+ * wavefront of AMD's gfx9 (Vega, CDNA) as Debian's hipcc 5.2 compiles for
+ * it, with HIP's intrinsics as its amd_warp_functions.h and
+ * amd_device_functions.h define them: warpSize 64, __shfl, __shfl_up,
+ * __shfl_down and __shfl_xor over 64 lanes, a 64-bit __ballot, __any,
+ * __all, __lane_id() up to 63, __popc of 32 bits beside __popcll, and no
+ * __syncwarp or _sync variant (HIP 5.2 has none); the kernels see
+ * __HIP_PLATFORM_AMD__, __AMDGCN_WAVEFRONT_SIZE and RB_GPU_HIP, as in a
+ * .hip file's device pass.  A lane that has returned, or that the last
+ * wave of a block does not have, votes 0 and shuffles nothing: a shuffle
+ * from it gives 0 on AMD (what ds_bpermute reads from a disabled lane) and
+ * the caller's own value on NVIDIA (where it is undefined). */
 #ifndef RB_T_GPU_EMU_H
 #define RB_T_GPU_EMU_H
+
+#ifndef GPU_EMU_WAVE
+#define GPU_EMU_WAVE 32
+#endif
+#if GPU_EMU_WAVE == 64
+#define __HIP_PLATFORM_AMD__ 1
+#define __AMDGCN_WAVEFRONT_SIZE 64
+#ifndef RB_GPU_HIP
+#define RB_GPU_HIP 1
+#endif
+#elif GPU_EMU_WAVE != 32
+#error "GPU_EMU_WAVE is 32 (NVIDIA's warps) or 64 (AMD's gfx9 wavefronts)"
+#endif
 
 #include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstddef>
-#include <deque>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #define __global__
@@ -32,70 +62,77 @@ struct gpu_emu_dim3 {
     unsigned x = 1, y = 1, z = 1;
 };
 
+static constexpr int warpSize = GPU_EMU_WAVE;
+static constexpr unsigned gpu_emu_lanes = GPU_EMU_WAVE;
+
+/* What the threads of the block being run share: its barrier, one barrier
+ * per warp, and the slots through which shuffles and ballots pass values.
+ * A thread that returns leaves both barriers (arrive_and_drop), as a warp
+ * that exits stops counting at a GPU's barriers; between two blocks
+ * reset() restores them. */
+struct gpu_emu_block {
+    unsigned nthreads = 0;
+    std::optional<std::barrier<>> bar;
+    std::vector<std::optional<std::barrier<>>> warps;
+    /* Two halves of a shuffle slot per thread: the value's bytes and the
+     * number of the shuffle that wrote it. */
+    std::vector<uint64_t> shfl_bits;
+    std::vector<unsigned> shfl_seq;
+    /* Per thread: 0 or 1 the vote of the current ballot, 2 gone. */
+    std::vector<unsigned char> votes;
+
+    explicit gpu_emu_block(unsigned n)
+        : nthreads(n), warps((n + gpu_emu_lanes - 1) / gpu_emu_lanes), shfl_bits(2 * (size_t)n),
+          shfl_seq(2 * (size_t)n), votes(n)
+    {
+        reset();
+    }
+    void reset()
+    {
+        bar.emplace((std::ptrdiff_t)nthreads);
+        for (size_t w = 0; w < warps.size(); w++)
+            warps[w].emplace((std::ptrdiff_t)std::min(gpu_emu_lanes,
+                                                      nthreads - (unsigned)w * gpu_emu_lanes));
+        std::fill(shfl_seq.begin(), shfl_seq.end(), 0u);
+        std::fill(votes.begin(), votes.end(), (unsigned char)0);
+    }
+};
+
 static thread_local gpu_emu_dim3 threadIdx, blockIdx;
 /* The thread's index in its block, x fastest: the order warps are cut in. */
 static thread_local unsigned gpu_emu_tid;
 static gpu_emu_dim3 blockDim, gridDim;
-static thread_local std::barrier<> *gpu_emu_barrier;
-static thread_local std::barrier<> *gpu_emu_warp_barrier;
+static thread_local gpu_emu_block *gpu_emu_blk;
+/* Shuffles this thread has made in its block, which every lane of a warp
+ * makes in the same order. */
+static thread_local unsigned gpu_emu_shfl_count;
 
 static inline void __syncthreads()
 {
-    gpu_emu_barrier->arrive_and_wait();
+    gpu_emu_blk->bar->arrive_and_wait();
 }
 
-/* v of lane `src` of the caller's warp (32 lanes, as on NVIDIA), or the
- * caller's own v where no such lane is, with a barrier of that warp alone.
- * Write, wait, read: successive shuffles alternate between two halves of
- * the buffer, so a lane writes a half again only after the next shuffle's
- * barrier, which every lane of its warp reaches having read it. */
-static thread_local double *gpu_emu_shfl_buf;
-static thread_local unsigned gpu_emu_shfl_count;
-
-template <typename T> static inline T gpu_emu_shfl_lane(T v, int src)
+static inline std::barrier<> &gpu_emu_warp()
 {
-    const unsigned nthreads = blockDim.x * blockDim.y, lane0 = gpu_emu_tid & ~31u;
-    double *buf = gpu_emu_shfl_buf + (gpu_emu_shfl_count++ & 1u) * nthreads;
-    buf[gpu_emu_tid] = (double)v;
-    gpu_emu_warp_barrier->arrive_and_wait();
-    const bool in = src >= 0 && src < 32 && lane0 + (unsigned)src < nthreads;
-    return in ? (T)buf[lane0 + (unsigned)src] : v;
+    return *gpu_emu_blk->warps[gpu_emu_tid / gpu_emu_lanes];
 }
 
-template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int lane_mask)
+/* The caller's lane in its warp. */
+static inline unsigned gpu_emu_lane()
 {
-    return gpu_emu_shfl_lane(v, (int)((gpu_emu_tid & 31u) ^ (unsigned)lane_mask));
+    return gpu_emu_tid % gpu_emu_lanes;
 }
 
-template <typename T> static inline T __shfl_up_sync(unsigned, T v, unsigned delta)
-{
-    return gpu_emu_shfl_lane(v, (int)(gpu_emu_tid & 31u) - (int)delta);
-}
+#include "t/gpu_emu_warp.h"
 
-template <typename T> static inline T __shfl_down_sync(unsigned, T v, unsigned delta)
+/* A thread's kernel call has returned: it votes no more and leaves the
+ * barriers.  Its shuffle slots keep their old numbers, so it shuffles
+ * nothing either. */
+static inline void gpu_emu_thread_exit()
 {
-    return gpu_emu_shfl_lane(v, (int)(gpu_emu_tid & 31u) + (int)delta);
-}
-
-/* A ballot over the 32 lanes of the caller's warp, with a barrier of that
- * warp alone: a kernel may let whole warps return while the others vote. */
-static thread_local unsigned char *gpu_emu_votes;
-
-static inline unsigned __ballot_sync(unsigned, int pred)
-{
-    const unsigned lane0 = gpu_emu_tid & ~31u;
-    gpu_emu_votes[gpu_emu_tid] = pred != 0;
-    gpu_emu_warp_barrier->arrive_and_wait();
-    unsigned r = 0;
-    for (unsigned l = 0; l < 32 && lane0 + l < blockDim.x * blockDim.y; l++)
-        r |= (unsigned)gpu_emu_votes[lane0 + l] << l;
-    gpu_emu_warp_barrier->arrive_and_wait();
-    return r;
-}
-
-static inline int __popc(unsigned v)
-{
-    return __builtin_popcount(v);
+    gpu_emu_blk->votes[gpu_emu_tid] = 2;
+    gpu_emu_blk->bar->arrive_and_drop();
+    gpu_emu_warp().arrive_and_drop();
 }
 
 /* The vector types, which kernels also read as other types (a float4 of the
@@ -168,7 +205,8 @@ static inline void gpu_emu_dyn_shared(size_t bytes)
  * blocks of block.x x block.y threads.  The threads go through the blocks
  * together, a barrier after each, so that no block starts before the one
  * before it has ended (and thread creation, which dominates under the
- * sanitizers, is paid once per launch). */
+ * sanitizers, is paid once per launch); that barrier's completion readies
+ * the block's state for the next. */
 template <class F>
 static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kernel)
 {
@@ -176,29 +214,24 @@ static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kerne
     gridDim.x = gx;
     gridDim.y = gy;
     blockDim = block;
-    std::barrier<> bar((std::ptrdiff_t)nthreads);
-    std::deque<std::barrier<>> warps;
-    for (unsigned w = 0; w < nthreads; w += 32)
-        warps.emplace_back((std::ptrdiff_t)std::min(32u, nthreads - w));
-    std::vector<double> shfl(2 * (size_t)nthreads);
-    std::vector<unsigned char> votes(nthreads);
+    gpu_emu_block blk(nthreads);
+    auto next = [&blk]() noexcept { blk.reset(); };
+    std::barrier<decltype(next)> end((std::ptrdiff_t)nthreads, next);
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < nthreads; t++)
         threads.emplace_back([&, t] {
             threadIdx = { t % block.x, t / block.x, 0 };
             blockIdx.z = 0;
             gpu_emu_tid = t;
-            gpu_emu_barrier = &bar;
-            gpu_emu_warp_barrier = &warps[t / 32];
-            gpu_emu_shfl_buf = shfl.data();
-            gpu_emu_shfl_count = 0;
-            gpu_emu_votes = votes.data();
+            gpu_emu_blk = &blk;
             for (unsigned by = 0; by < gy; by++)
                 for (unsigned b = 0; b < gx; b++) {
                     blockIdx.x = b;
                     blockIdx.y = by;
+                    gpu_emu_shfl_count = 0;
                     kernel();
-                    bar.arrive_and_wait();
+                    gpu_emu_thread_exit();
+                    end.arrive_and_wait();
                 }
         });
     for (std::thread &th : threads)

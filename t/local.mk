@@ -380,3 +380,61 @@ EXTRA_DIST += t/slurm_status.sh
 # The shard assignment of a submitted sweep: a partition, stable, balanced.
 check_PROGRAMS += t/shard_assign
 TESTS += t/shard_assign
+# The emulator of the CUDA and HIP kernels (t/gpu_emu.h) at both warp
+# widths: GPU_EMU_WAVE=64 gives the kernels AMD's 64-lane wavefronts, with
+# HIP's intrinsics and macros as hipcc's device pass for gfx9 has them.
+RB_EMU64_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_EMU_WAVE=64
+RB_EMU_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
+EXTRA_DIST += t/gpu_emu_warp.h
+# The emulator's warps themselves.
+check_PROGRAMS += t/gpu_emu_warp t/gpu_emu_warp_wave64
+TESTS += t/gpu_emu_warp t/gpu_emu_warp_wave64
+t_gpu_emu_warp_SOURCES = t/gpu_emu_warp.cc t/gpu_emu.h
+t_gpu_emu_warp_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_gpu_emu_warp_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_gpu_emu_warp_wave64_SOURCES = $(t_gpu_emu_warp_SOURCES)
+t_gpu_emu_warp_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_gpu_emu_warp_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_gpu_emu_warp_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The kernels' host tests again on 64-lane wavefronts.
+check_PROGRAMS += t/givens_slab_host_wave64 t/givens_apply_host_wave64 \
+	t/sammon_kernels_host_wave64
+TESTS += t/givens_slab_host_wave64 t/givens_apply_host_wave64 t/sammon_kernels_host_wave64
+t_givens_slab_host_wave64_SOURCES = $(t_givens_slab_host_SOURCES)
+t_givens_slab_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_givens_slab_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_givens_slab_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_givens_apply_host_wave64_SOURCES = $(t_givens_apply_host_SOURCES)
+t_givens_apply_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_givens_apply_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_givens_apply_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sammon_kernels_host_wave64_SOURCES = $(t_sammon_kernels_host_SOURCES)
+t_sammon_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sammon_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+if RB_HAVE_BLAS
+check_PROGRAMS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
+TESTS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
+t_sbo_kernels_host_wave64_SOURCES = $(t_sbo_kernels_host_SOURCES)
+t_sbo_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sbo_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sbo_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sbo_train_kernels_host_wave64_SOURCES = $(t_sbo_train_kernels_host_SOURCES)
+t_sbo_train_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sbo_train_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sbo_train_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+endif RB_HAVE_BLAS
+# The roofline's FMA kernel of CUDA and HIP on the CPU, at both widths.
+check_PROGRAMS += t/ceiling_kernel_host t/ceiling_kernel_host_wave64
+TESTS += t/ceiling_kernel_host t/ceiling_kernel_host_wave64
+t_ceiling_kernel_host_SOURCES = t/ceiling_kernel_host.cc t/gpu_emu.h
+t_ceiling_kernel_host_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_ceiling_kernel_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_ceiling_kernel_host_wave64_SOURCES = $(t_ceiling_kernel_host_SOURCES)
+t_ceiling_kernel_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_ceiling_kernel_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_ceiling_kernel_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The AMD target table and its occupancy, against the compiler's figures.
+check_PROGRAMS += t/hip_targets
+TESTS += t/hip_targets
+t_hip_targets_SOURCES = t/hip_targets.c t/hip_targets_kernels.h

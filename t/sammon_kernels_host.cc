@@ -2,7 +2,7 @@
 /* The CUDA and HIP Sammon kernels (kernels/cuda/sammon_standard.cuh,
  * sammon_modified.cuh, sammon_tiled.cuh, sammon_tiled_sym.cuh) run on the
  * CPU through t/gpu_emu.h, where no GPU is, launched in the order and shapes
- * of impl/sammon/sammon_gpu_launch.inc.  Every variant that file runs: the
+ * of impl/sammon/sammon_gpu_launch.cu.  Every variant that file runs: the
  * standard and modified kernels in the flat and transposed layouts, the
  * tiled and tiled-symmetric kernels at each tile it builds, with one split
  * of the points j and with the most.  In fp32 and fp64, on the cases
@@ -29,7 +29,7 @@
 #include "t/tap.h"
 
 /* Threads of the tiled variants' update, and the most tiled blocks
- * (UPDATE_BLOCK and TILED_BLOCKS_MAX of sammon_gpu_launch.inc). */
+ * (UPDATE_BLOCK and TILED_BLOCKS_MAX of sammon_gpu_launch.cu). */
 #define UPDATE_BLOCK 256
 #define TILED_BLOCKS_MAX (1 << 14)
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The stored form's CUDA and HIP kernels (kernels/cuda/sammon_stored.cuh)
  * run on the CPU through t/gpu_emu.h, launched as
- * impl/sammon/sammon_gpu_stored.inc and the embedding engine launch them.
+ * impl/sammon/sammon_gpu_stored.cu and the embedding engine launch them.
  *  - The benchmark's step (fill once, then the GD pass and sammon_update
  *    per iteration), at each tile (32, 64, 128), with one split of the
  *    tiles j and with the most, on the cases sammon_setup draws from a

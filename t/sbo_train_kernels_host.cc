@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The CUDA and HIP SBO training kernels (kernels/cuda/sbo_train_*.cuh) run
  * on the CPU through t/gpu_emu.h, where no GPU is, on fresh random data, in
- * float and double, against the CPU: the energy update (residuals exact,
- * the partial sums to rounding), the worst-W selection's radix sort
+ * float and double, against the CPU: the squared norms and the count
+ * setter, the energy update (residuals exact, the partial sums to
+ * rounding), the worst-W selection's radix sort
  * (sbo_worst's order: ties, +-0, every key byte; chunks of several
  * pieces), the grouping (counts, stable order, one empty block) and the
  * gather (exact), the thresholding (sbo_code's choice with ties, padding
@@ -72,6 +73,31 @@ template <typename T> static void energy_update_check(int m, int block)
     tap_ok(exact && std::fabs(got - sum) <= 4 * m * unit<T>() * (sum + 1) && std::isnan(part[1]),
            "energy update %s m=%d: residuals exact, sums %.9g vs %.9g at their slot", pname<T>(),
            m, got, sum);
+}
+
+/* The squared norms (one thread a signal, m off the block size; past m
+ * nothing written) and the count setter. */
+template <typename T> static void ynorm_check(int p, int m, int block)
+{
+    std::vector<T> Y((size_t)p * m), yn(m + 8, (T)NAN);
+    std::vector<double> Yd;
+    normal<T>(Y, Yd, Y.size());
+    gpu_emu_launch((m + block - 1) / block, 1, block,
+                   [&] { sbo_ynorm<T>(p, m, Y.data(), yn.data()); });
+    int count = -1;
+    gpu_emu_launch(1, 1, 1, [&] { sbo_set_int(&count, m); });
+    double worst = 0;
+    for (int i = 0; i < m; i++) {
+        double a = 0;
+        for (int k = 0; k < p; k++)
+            a += Yd[(size_t)i * p + k] * Yd[(size_t)i * p + k];
+        worst = std::max(worst, std::fabs(yn[i] - a) / (a * p * unit<T>()));
+    }
+    bool guard = true;
+    for (int i = m; i < m + 8; i++)
+        guard = guard && std::isnan(yn[i]);
+    tap_ok(worst <= 1 && guard && count == m, "squared norms %s p=%d m=%d block=%d: to %.2g of "
+           "p u |y|^2, none past m; the count set to %d", pname<T>(), p, m, block, worst, count);
 }
 
 /* One pass of the stable sort in ntiles chunks, as sbo_gpu_train_steps.inc
@@ -517,6 +543,7 @@ template <typename T> static void basis_check(int p)
 template <typename T> static void all_checks()
 {
     energy_update_check<T>(1000, 64);
+    ynorm_check<T>(37, 300, 64);
     select_check<T>(500, 167, 5, 5, 64, 8);     /* a piece a chunk */
     select_check<T>(500, 500, 5, 5, 64, 3);     /* the whole order; pieces, the last short */
     threshold_check<T>(37, 5, 40);
@@ -543,7 +570,7 @@ int main()
 {
     uint64_t seed = tap_seed();
     rb_rng_seed(&rng, seed);
-    tap_plan(2 * 25);
+    tap_plan(2 * 26);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     all_checks<float>();

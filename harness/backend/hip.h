@@ -39,7 +39,10 @@ void rb_hip_release(struct rb_ctx *ctx);
 /* Occupancy of kernel `func` (a __global__ function's address) at `block`
  * threads and `dyn_smem` dynamic shared bytes, from the runtime's
  * occupancy calculator and the kernel's attributes; the limiter names the
- * resource that binds.  0, or RB_EDEVICE with the failed call in k->source
+ * resource that binds.  On an AMD target of harness/backend/hip_targets.c
+ * the bounds and the fraction are that row's (the count the runtime's, or
+ * the row's model where the runtime has none), and the source says which.
+ * 0, or RB_EDEVICE with the failed call in k->source
  * and its error name in k->limiter. */
 int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *name,
                      struct rb_occ_kernel *k);

@@ -9,6 +9,7 @@
 #include <hip/hip_runtime.h>
 #include "harness/backend/hip.h"
 #include "harness/backend/hip_check.h"
+#include "harness/backend/hip_targets.h"
 #include "harness/backend/occ.h"
 
 struct hip_state {
@@ -205,6 +206,36 @@ static int fail_occ(struct rb_occ_kernel *k, const char *call, hipError_t err)
     return RB_EDEVICE;
 }
 
+#ifndef __HIP_PLATFORM_NVIDIA__
+/* Occupancy on an AMD target of the table: blocks a CU holds by the
+ * runtime where it answers (source "hip-runtime+ARCH"), else by the
+ * table's model ("hip-targets:ARCH"); the limiter the model's bound
+ * equal to that count; the fraction of the CU's wave slots.  SGPRs and
+ * accumulation VGPRs the runtime does not report bound nothing. */
+static int target_occupancy(struct rb_occ_kernel *k, const struct rb_hip_target *t,
+                            const void *func, int block, int vgprs, long long lds)
+{
+    struct rb_hip_occ o;
+    if (rb_hip_target_occupancy(t, block, vgprs, 0, -1, lds, &o))
+        return fail_occ(k, "rb_hip_target_occupancy", hipErrorInvalidValue);
+    int active = 0;
+    hipError_t err = hipOccupancyMaxActiveBlocksPerMultiprocessor(&active, func, block,
+                                                                  (size_t)k->smem_dynamic);
+    if (err == hipSuccess) {
+        snprintf(k->source, sizeof k->source, "hip-runtime+%s", t->arch);
+    } else {
+        (void)hipGetLastError();
+        active = o.blocks;
+        snprintf(k->source, sizeof k->source, "hip-targets:%s", t->arch);
+    }
+    k->active_blocks = active;
+    double f = (double)active * o.waves_block / (t->simds * t->waves_simd);
+    k->occupancy = f > 1 ? 1 : f;
+    snprintf(k->limiter, sizeof k->limiter, "%s", active == o.blocks ? o.limiter : "");
+    return 0;
+}
+#endif
+
 int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *name,
                      struct rb_occ_kernel *k)
 {
@@ -218,11 +249,23 @@ int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *n
     k->smem_dynamic = (long long)dyn_smem;
     k->local_bytes = (long long)fa.localSizeBytes;
     int active = 0, dev = 0;
+    if ((err = hipGetDevice(&dev)) != hipSuccess)
+        return fail_occ(k, "hipGetDevice", err);
+#ifndef __HIP_PLATFORM_NVIDIA__
+    /* A target of harness/backend/hip_targets.c: its model, checked against
+     * the runtime's count where the runtime gives one. */
+    hipDeviceProp_t p;
+    const struct rb_hip_target *t = NULL;
+    if (hipGetDeviceProperties(&p, dev) == hipSuccess)
+        t = rb_hip_target_find(p.gcnArchName);
+    (void)hipGetLastError();
+    if (t)
+        return target_occupancy(k, t, func, block, fa.numRegs,
+                                k->smem_static + k->smem_dynamic);
+#endif
     err = hipOccupancyMaxActiveBlocksPerMultiprocessor(&active, func, block, dyn_smem);
     if (err != hipSuccess)
         return fail_occ(k, "hipOccupancyMaxActive...", err);
-    if ((err = hipGetDevice(&dev)) != hipSuccess)
-        return fail_occ(k, "hipGetDevice", err);
     struct rb_occ_limits lim = {
         .warp_size = attr(hipDeviceAttributeWarpSize, dev),
         .max_threads_sm = attr(hipDeviceAttributeMaxThreadsPerMultiProcessor, dev),
