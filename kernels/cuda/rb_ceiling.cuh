@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The roofline's arithmetic ceiling on CUDA and HIP
- * (harness/backend/gpu_ceiling.inc): each thread runs RB_CEILING_CHAINS
+ * (harness/backend/gpu_ceiling.cu): each thread runs RB_CEILING_CHAINS
  * independent multiply-add chains, so the FMA units, not their latency,
  * bound it; no memory traffic but one store per thread. */
 #ifndef RB_CEILING_CUH
