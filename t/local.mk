@@ -412,6 +412,12 @@ t_sammon_kernels_host_wave64_SOURCES = $(t_sammon_kernels_host_SOURCES)
 t_sammon_kernels_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
 t_sammon_kernels_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_sammon_kernels_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+check_PROGRAMS += t/sammon_stored_host_wave64
+TESTS += t/sammon_stored_host_wave64
+t_sammon_stored_host_wave64_SOURCES = $(t_sammon_stored_host_SOURCES)
+t_sammon_stored_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sammon_stored_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_stored_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
 if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
 TESTS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
