@@ -4,7 +4,7 @@
  * device. */
 #include "harness/backend/cuda.h"
 #define SBO_TEST_BACKEND RB_BACKEND_CUDA
-#define SBO_TEST_FN(name) sbo_cuda_train_##name
+#define SBO_TEST_ENGINE sbo_cuda_engine
 #include "t/sbo_gpu_train_test.h"
 
 int main(void)

@@ -2,8 +2,8 @@
 /* The test driver of the GPU SBO training (t/sbo_cuda_train.c,
  * t/sbo_hip_train.c), as t/sbo_opencl_train.c and
  * t/sbo_opencl_train_kernels.c test the OpenCL one, on the backend
- * SBO_TEST_BACKEND through the step calls SBO_TEST_FN(name) (the test
- * defines both first):
+ * SBO_TEST_BACKEND through its engine SBO_TEST_ENGINE() (sbo_gpu.h; the
+ * test defines both first):
  *  - kernels against the CPU, f32 and f64: the Jacobi SVD's Q = U V^T
  *    orthonormal and as sbo_polar, U S V^T = M; Newton-Schulz as sbo_polar
  *    with no fallback on full-rank M; the worst-W selection (sbo_worst's
@@ -31,7 +31,7 @@
 #include "harness/registry.h"
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo_case.h"
-#include "impl/sbo/sbo_gpu_train.h"
+#include "impl/sbo/sbo_gpu.h"
 #include "t/sbo_residuals.h"
 #include "t/sbo_train_compare.h"
 #include "t/sbo_train_occ.h"
@@ -84,7 +84,7 @@ static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb
     for (size_t k = 0; k < nb * pp; k++)
         M[k] = prec == RB_PREC_F64 ? rb_rng_normal(&rng) : (float)rb_rng_normal(&rng);
     int fall = -1;
-    int rc = SBO_TEST_FN(svd_host)(&c, p, nb, M, polar, 0, Q, U, V, sg, &fall);
+    int rc = SBO_TEST_ENGINE()->svd_host(&c, p, nb, M, polar, 0, Q, U, V, sg, &fall);
     double u = unit_of(prec), orth = 0, qdev = 0, recon = 0;
     for (int g = 0; rc == 0 && g < nb; g++) {
         orth = fmax(orth, sbo_orth_error(p, 1, Q + g * pp));
@@ -132,7 +132,7 @@ static void select_check(struct rb_ctx *ctx, enum rb_prec prec, int m, int W, in
     }
     for (size_t k = 0; k < (size_t)p * m; k++)
         Y[k] = prec == RB_PREC_F64 ? rb_rng_normal(&rng) : (float)rb_rng_normal(&rng);
-    int rc = SBO_TEST_FN(select_host)(&c, p, m, W, r, nb, best, Y, idx, order, cnt, Ys);
+    int rc = SBO_TEST_ENGINE()->select_host(&c, p, m, W, r, nb, best, Y, idx, order, cnt, Ys);
     sbo_worst(m, r, W, ref);
     int same = 0, ok = rc == 0, at = 0;
     double gdev = 0;
@@ -174,7 +174,7 @@ static void threshold_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int s,
         C[k] = got[k] = (double)((int)(rb_rng_u64(&rng) % 17) - 8) / 4;
     for (int k = 0; k < p; k++)
         eye[k + (size_t)k * p] = 1;
-    int rc = SBO_TEST_FN(threshold_host)(&c, p, s, 3, n, cnt, got);
+    int rc = SBO_TEST_ENGINE()->threshold_host(&c, p, s, 3, n, cnt, got);
     for (int g = 0; rc == 0 && g < 3; g++)
         for (int col = 0; col < n; col++) {
             const size_t at = ((size_t)g * n + col) * p;
@@ -208,7 +208,7 @@ static void gemm_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int n, int 
         Y[k] = prec == RB_PREC_F64 ? rb_rng_normal(&rng) : (float)rb_rng_normal(&rng);
     for (int g = 0; g < nb; g++)
         yoff[g] = g * n / 2;
-    int rc = SBO_TEST_FN(gemm_host)(&c, p, nb, n, ny, D, Y, yoff, cublas, C, M);
+    int rc = SBO_TEST_ENGINE()->gemm_host(&c, p, nb, n, ny, D, Y, yoff, cublas, C, M);
     double dc = 0, dm = 0, sc = 0, sm = 0;
     for (int g = 0; rc == 0 && g < nb; g++) {
         const double *Q = D + g * pp, *y = Y + (size_t)yoff[g] * p, *Cg = C + (size_t)g * p * n;
@@ -311,7 +311,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
     uint64_t seed = tap_seed();
     rb_rng_seed(&rng, seed);
     const struct rb_variant *list[4];
-    int nv = 0, blas = SBO_TEST_FN(have_cublas)();
+    int nv = 0, blas = SBO_TEST_ENGINE()->have_cublas();
     const struct rb_variant *v;
     for (size_t i = 0; (v = rb_registry_get(i)); i++)
         if (strcmp(v->paper, "sbo") == 0 && strcmp(v->algo, "train") == 0

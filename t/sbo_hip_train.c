@@ -4,7 +4,7 @@
  * device. */
 #include "harness/backend/hip.h"
 #define SBO_TEST_BACKEND RB_BACKEND_HIP
-#define SBO_TEST_FN(name) sbo_hip_train_##name
+#define SBO_TEST_ENGINE sbo_hip_engine
 #include "t/sbo_gpu_train_test.h"
 
 int main(void)

@@ -100,7 +100,7 @@ template <typename T> static void ynorm_check(int p, int m, int block)
            "p u |y|^2, none past m; the count set to %d", pname<T>(), p, m, block, worst, count);
 }
 
-/* One pass of the stable sort in ntiles chunks, as sbo_gpu_train_steps.inc
+/* One pass of the stable sort in ntiles chunks, as sbo_gpu_train_steps.cu
  * launches it. */
 template <typename T>
 static void sort_pass(int m, int ntiles, int block, int nb, int len, const sbo_radix_src<T> &src,

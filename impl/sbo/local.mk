@@ -45,7 +45,7 @@ if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
 bin_PROGRAMS += sbo-learn
 sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
-	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c
+	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c %reldir%/sbo_learn_gpu.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 sbo_learn_LDADD = $(RB_BACKEND_LIBS) librb_core.a $(RB_BACKEND_LIBS) librb_core.a \
 	$(RB_CORE_LIBS)
@@ -55,35 +55,34 @@ sbo_learn_SOURCES += %reldir%/sbo_learn_opencl.c
 sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
 endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
-sbo_learn_SOURCES += %reldir%/sbo_learn_gpu.inc %reldir%/sbo_learn_cuda.c
+sbo_learn_SOURCES += %reldir%/sbo_learn_cuda.c
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
-sbo_learn_SOURCES += %reldir%/sbo_learn_gpu.inc %reldir%/sbo_learn_hip.c
+sbo_learn_SOURCES += %reldir%/sbo_learn_hip.c
 endif RB_HAVE_HIP
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
-# CUDA and HIP: one host source (sbo_gpu_*) and one set of kernels
-# (kernels/cuda/sbo_*.cuh) for both; the case above needs BLAS.
+# CUDA and HIP: one host code (sbo_gpu_*.cu; sbo_gpu_state.h and
+# sbo_gpu_train_state.h say how) compiled for each through its rule
+# (Makefile.am), one table built for each, one set of kernels
+# (kernels/cuda/sbo_*.cuh); the case above needs BLAS.  The training's
+# GEMMs go through cuBLAS where configure found it (RB_CUDA_LIBS links it).
+RB_SBO_GPU_SOURCES = %reldir%/sbo_gpu.h %reldir%/sbo_gpu_kernels.h %reldir%/sbo_gpu_state.h \
+	%reldir%/sbo_gpu_case.cu %reldir%/sbo_gpu_launch.cu %reldir%/sbo_gpu_train_state.h \
+	%reldir%/sbo_gpu_train_steps.cu %reldir%/sbo_gpu_train_loop.cu \
+	%reldir%/sbo_gpu_train_case.cu %reldir%/sbo_gpu_train_host.cu \
+	%reldir%/sbo_gpu_train_direct.cu %reldir%/sbo_gpu_engine.cu %reldir%/sbo_gpu_table.c
+EXTRA_DIST += $(RB_SBO_GPU_SOURCES)
 if RB_HAVE_BLAS
 if RB_HAVE_CUDA
-librb_cuda_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
-	%reldir%/sbo_gpu_launch.inc %reldir%/sbo_gpu_case.inc %reldir%/sbo_cuda.h %reldir%/sbo_cuda.cu \
-	%reldir%/sbo_cuda_table.c %reldir%/sbo_gpu_table.inc
-# The training on the device (kernels/cuda/sbo_train_*.cuh), its GEMMs
-# through cuBLAS where configure found it (RB_CUDA_LIBS links it).
-librb_cuda_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
-	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
-	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
-	%reldir%/sbo_gpu_train_direct.inc %reldir%/sbo_cuda_train.cu
+librb_cuda_a_SOURCES += $(RB_SBO_GPU_SOURCES)
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
-librb_hip_a_SOURCES += %reldir%/sbo_gpu_state.h %reldir%/sbo_gpu_fused.inc \
-	%reldir%/sbo_gpu_launch.inc %reldir%/sbo_gpu_case.inc %reldir%/sbo_hip.h %reldir%/sbo_hip.hip \
-	%reldir%/sbo_hip_table.c %reldir%/sbo_gpu_table.inc
-librb_hip_a_SOURCES += %reldir%/sbo_gpu_train.h %reldir%/sbo_gpu_train_state.h \
-	%reldir%/sbo_gpu_train_steps.inc %reldir%/sbo_gpu_train_loop.inc \
-	%reldir%/sbo_gpu_train_case.inc %reldir%/sbo_gpu_train_host.inc \
-	%reldir%/sbo_gpu_train_direct.inc %reldir%/sbo_hip_train.hip
+librb_hip_a_SOURCES += %reldir%/sbo_gpu.h %reldir%/sbo_gpu_table.c
+RB_HIP_CU_OBJECTS += %reldir%/sbo_gpu_case.hipo %reldir%/sbo_gpu_launch.hipo \
+	%reldir%/sbo_gpu_train_steps.hipo %reldir%/sbo_gpu_train_loop.hipo \
+	%reldir%/sbo_gpu_train_case.hipo %reldir%/sbo_gpu_train_host.hipo \
+	%reldir%/sbo_gpu_train_direct.hipo %reldir%/sbo_gpu_engine.hipo
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS
 # How the own batched GEMM splits K (the CUDA, HIP and OpenCL kernels').

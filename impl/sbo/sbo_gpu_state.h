@@ -1,29 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* The CUDA and HIP SBO variants' own part of a case (struct sbo_state's
- * backend), shared by their host code (sbo_gpu_case.inc,
- * sbo_gpu_launch.inc).  C++ for .cu and .hip files only; HIP when the
- * including file defines RB_GPU_HIP. */
+/* The GPU SBO representation's units (sbo_gpu_case.cu, sbo_gpu_launch.cu),
+ * each compiled once for CUDA and once for HIP: struct sbo_state's backend
+ * part and the functions one unit calls in another, all in namespace
+ * sbo_gpu::RB_GPU_NS (impl/common/gpu_api.h), so that the two compilations
+ * link side by side.  C sees the engine (sbo_gpu.h, sbo_gpu_engine.cu).
+ * C++ for the CUDA and HIP compilers only. */
 #ifndef SBO_GPU_STATE_H
 #define SBO_GPU_STATE_H
 
 #include <stddef.h>
 #include "impl/common/gpu_api.h"
+#include "impl/sbo/sbo_gpu.h"
 
-/* Entry points and the state are named per backend: sbo_cuda_X or
- * sbo_hip_X. */
-#define SBO_GPU_ENTRY(name) RB_GPU_ENTRY(sbo, name)
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
-#ifdef RB_GPU_HIP
-#include "impl/sbo/sbo_hip.h"
-#else
-#include "impl/sbo/sbo_cuda.h"
-#endif
-
-/* Which kernel a fused case runs (struct sbo_*_dev's fused). */
+/* Which kernel a fused case runs (dev's fused). */
 enum { SBO_GPU_FUSED = 1, SBO_GPU_FUSED_PAIR = 2 };
 
-/* struct sbo_cuda_dev or sbo_hip_dev. */
-struct SBO_GPU_ENTRY(dev) {
+struct dev {
     int fused;                  /* SBO_GPU_FUSED, _FUSED_PAIR; 0: the paper's sbo_energy,
                                    sbo_argmax */
     int p, s, L, m;
@@ -36,5 +31,23 @@ struct SBO_GPU_ENTRY(dev) {
     gpuStream_t stream;
     struct gpu_timer timer;
 };
+
+/* sbo_gpu_launch.cu: RB_ESKIP where the device gives a kernel fewer threads
+ * a block than the case's (registers, launch bounds), RB_EINVAL when s has
+ * no kernel; and the engine's run and occupancy. */
+int kernels_fit(struct rb_case *c, const dev *d);
+int run(struct rb_case *c);
+void occupancy(struct rb_case *c, struct rb_occ *occ);
+
+/* sbo_gpu_case.cu: the engine's other representation entry points. */
+int admit(struct rb_case *c);
+size_t footprint(const struct rb_case *c);
+int setup(struct rb_case *c);
+int upload(struct rb_case *c);
+int verify(struct rb_case *c, struct rb_check *out);
+void teardown(struct rb_case *c);
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "harness/variant.h"
 #include "impl/sbo/sbo.h"
 
 /* Patches are SBO_LEARN_SIDE x SBO_LEARN_SIDE pixels, p = SIDE^2 = 64. */
@@ -73,19 +74,27 @@ int sbo_learn_cl_train(struct sbo_learn_run *r);
 int sbo_learn_cl_code(struct sbo_learn_run *r);
 void sbo_learn_cl_release(struct sbo_learn_run *r);
 
-/* The CUDA and HIP trainers (sbo_learn_gpu.inc, built with CUDA or HIP
- * only): float, the training of the CUDA and HIP "train" variants on the
- * device cuda_device or hip_device.  Their prepare returns RB_EINVAL (msg
- * set) when there is no such device, or for a switch this build cannot
- * honour. */
+/* The CUDA and HIP trainers (sbo_learn_gpu.c; sbo_learn_cuda.c and
+ * sbo_learn_hip.c, built with their backend): float, the training of the CUDA and HIP "train" variants on the
+ * device cuda_device or hip_device.  A backend as data: its name, its
+ * engine (sbo_gpu.h) and the release of its context's state.  Prepare
+ * returns RB_EINVAL (msg set) when there is no such device, or for a switch
+ * this build cannot honour; train, code and release are the same for
+ * both. */
+struct rb_ctx;
+struct sbo_gpu_engine;
+struct sbo_learn_gpu {
+    const char *name;                   /* "cuda", "hip": options and messages */
+    enum rb_backend backend;
+    const struct sbo_gpu_engine *(*engine)(void);
+    void (*release)(struct rb_ctx *ctx);
+};
+int sbo_learn_gpu_prepare(const struct sbo_learn_gpu *g, struct sbo_learn_run *r);
+int sbo_learn_gpu_train(struct sbo_learn_run *r);
+int sbo_learn_gpu_code(struct sbo_learn_run *r);
+void sbo_learn_gpu_release(struct sbo_learn_run *r);
 int sbo_learn_cuda_prepare(struct sbo_learn_run *r);
-int sbo_learn_cuda_train(struct sbo_learn_run *r);
-int sbo_learn_cuda_code(struct sbo_learn_run *r);
-void sbo_learn_cuda_release(struct sbo_learn_run *r);
 int sbo_learn_hip_prepare(struct sbo_learn_run *r);
-int sbo_learn_hip_train(struct sbo_learn_run *r);
-int sbo_learn_hip_code(struct sbo_learn_run *r);
-void sbo_learn_hip_release(struct sbo_learn_run *r);
 
 struct rb_case;
 /* Append the metrics of c (a device trainer's case: ms_device, launches,

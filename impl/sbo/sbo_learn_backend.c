@@ -2,7 +2,7 @@
 /* sbo-learn's trainers, one row each: the fp64 reference (sbo_train), the
  * OpenMP float version (sbo_train_omp) and, where their backend is built,
  * the float training on an OpenCL, CUDA or HIP device (sbo_learn_opencl.c,
- * sbo_learn_cuda.c, sbo_learn_hip.c). */
+ * sbo_learn_gpu.c with sbo_learn_cuda.c, sbo_learn_hip.c). */
 #include <config.h>
 #include <math.h>
 #include <omp.h>
@@ -154,13 +154,13 @@ const struct sbo_learner sbo_learners[] = {
 #endif
 #if RB_HAVE_CUDA
     { .name = "cuda", .about = "float, the training on a CUDA device",
-      .prepare = sbo_learn_cuda_prepare, .train = sbo_learn_cuda_train,
-      .code = sbo_learn_cuda_code, .release = sbo_learn_cuda_release },
+      .prepare = sbo_learn_cuda_prepare, .train = sbo_learn_gpu_train,
+      .code = sbo_learn_gpu_code, .release = sbo_learn_gpu_release },
 #endif
 #if RB_HAVE_HIP
     { .name = "hip", .about = "float, the training on a HIP device",
-      .prepare = sbo_learn_hip_prepare, .train = sbo_learn_hip_train,
-      .code = sbo_learn_hip_code, .release = sbo_learn_hip_release },
+      .prepare = sbo_learn_hip_prepare, .train = sbo_learn_gpu_train,
+      .code = sbo_learn_gpu_code, .release = sbo_learn_gpu_release },
 #endif
     { 0 }
 };

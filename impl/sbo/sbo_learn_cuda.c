@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* sbo-learn's CUDA trainer: the CUDA "train" variants' device training
- * (sbo_learn_gpu.inc), its GEMMs through cuBLAS with --cublas. */
+ * (sbo_learn_gpu.c), its GEMMs through cuBLAS with --cublas. */
 #include <config.h>
 #include "harness/backend/cuda.h"
+#include "impl/sbo/sbo_gpu.h"
+#include "impl/sbo/sbo_learn.h"
 
-#define LEARN_GPU(name) sbo_learn_cuda_##name
-#define LEARN_TRAIN(name) sbo_cuda_train_##name
-#define LEARN_DEV struct sbo_cuda_train_dev
-#define LEARN_BACKEND RB_BACKEND_CUDA
-#define LEARN_DEVICE cuda_device
-#define LEARN_NAME "cuda"
-#define LEARN_RELEASE rb_cuda_release
-#include "impl/sbo/sbo_learn_gpu.inc"
+static const struct sbo_learn_gpu learn_cuda = {
+    .name = "cuda", .backend = RB_BACKEND_CUDA, .engine = sbo_cuda_engine, .release = rb_cuda_release,
+};
+
+int sbo_learn_cuda_prepare(struct sbo_learn_run *r)
+{
+    return sbo_learn_gpu_prepare(&learn_cuda, r);
+}

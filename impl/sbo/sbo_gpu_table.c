@@ -1,10 +1,57 @@
 /* SPDX-License-Identifier: MIT */
-/* The CUDA and HIP SBO variants, one table for both: the representation
- * (the paper's map and reduce, and the fused kernels) over the `block` axis
- * (the paper's m-tilde), and the whole training on the device over `block`
- * and `cublas`.  The including file defines SBO_GPU_TABLE (the table's
- * name), SBO_GPU_BACKEND, SBO_GPU_AVAILABLE and SBO_GPU_FN(name) (its entry
- * points). */
+/* The GPU SBO variants of one backend, built once for CUDA and once for HIP
+ * (with RB_GPU_HIP): the representation (the paper's map and reduce, and
+ * the fused kernels) over the `block` axis (the paper's m-tilde), and the
+ * whole training on the device over `block` and `cublas`.  The rows name
+ * this file's functions, which call the backend's engine (sbo_gpu.h),
+ * SBO_GPU_ENGINE below. */
+#include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu.h"
+
+#ifdef RB_GPU_HIP
+#include "harness/backend/hip.h"
+#define SBO_GPU_VARIANTS sbo_hip_variants
+#define SBO_GPU_ENGINE sbo_hip_engine
+#define SBO_GPU_BACKEND RB_BACKEND_HIP
+#define SBO_GPU_AVAILABLE rb_hip_available
+#else
+#include "harness/backend/cuda.h"
+#define SBO_GPU_VARIANTS sbo_cuda_variants
+#define SBO_GPU_ENGINE sbo_cuda_engine
+#define SBO_GPU_BACKEND RB_BACKEND_CUDA
+#define SBO_GPU_AVAILABLE rb_cuda_available
+#endif
+
+static int admit(struct rb_case *c) { return SBO_GPU_ENGINE()->admit(c); }
+static size_t footprint(const struct rb_case *c) { return SBO_GPU_ENGINE()->footprint(c); }
+static int setup(struct rb_case *c) { return SBO_GPU_ENGINE()->setup(c); }
+static int run(struct rb_case *c) { return SBO_GPU_ENGINE()->run(c); }
+static int verify(struct rb_case *c, struct rb_check *out)
+{
+    return SBO_GPU_ENGINE()->verify(c, out);
+}
+static void occupancy(struct rb_case *c, struct rb_occ *occ)
+{
+    SBO_GPU_ENGINE()->occupancy(c, occ);
+}
+static void teardown(struct rb_case *c) { SBO_GPU_ENGINE()->teardown(c); }
+
+static int train_admit(struct rb_case *c) { return SBO_GPU_ENGINE()->train_admit(c); }
+static size_t train_footprint(const struct rb_case *c)
+{
+    return SBO_GPU_ENGINE()->train_footprint(c);
+}
+static int train_setup(struct rb_case *c) { return SBO_GPU_ENGINE()->train_setup(c); }
+static int train_run(struct rb_case *c) { return SBO_GPU_ENGINE()->train_run(c); }
+static int train_verify(struct rb_case *c, struct rb_check *out)
+{
+    return SBO_GPU_ENGINE()->train_verify(c, out);
+}
+static void train_occupancy(struct rb_case *c, struct rb_occ *occ)
+{
+    SBO_GPU_ENGINE()->train_occupancy(c, occ);
+}
+static void train_teardown(struct rb_case *c) { SBO_GPU_ENGINE()->train_teardown(c); }
 
 /* The paper reports m-tilde = 256 as best for its selection kernel; the
  * representation kernel's is not in the text.  Past 256 threads a block the
@@ -43,21 +90,19 @@ static const struct rb_axis sbo_gpu_train_axes[] = {
     .paper = "sbo", .algo = "represent", .backend = SBO_GPU_BACKEND,           \
     .sizes = sbo_represent_sizes,                                              \
     .tunables = sbo_gpu_block_axis, .available = SBO_GPU_AVAILABLE,            \
-    .footprint = SBO_GPU_FN(footprint), .admit = SBO_GPU_FN(admit),            \
-    .setup = SBO_GPU_FN(setup), .run = SBO_GPU_FN(run),                        \
-    .verify = SBO_GPU_FN(verify), .teardown = SBO_GPU_FN(teardown),            \
-    .occupancy = SBO_GPU_FN(occupancy), .work = sbo_represent_work
+    .footprint = footprint, .admit = admit, .setup = setup, .run = run,        \
+    .verify = verify, .teardown = teardown, .occupancy = occupancy,            \
+    .work = sbo_represent_work
 
 #define SBO_GPU_TRAIN_VARIANT                                                  \
     .paper = "sbo", .algo = "train", .backend = SBO_GPU_BACKEND,               \
     .precs = RB_PREC_F32 | RB_PREC_F64, .sizes = sbo_train_sizes,              \
     .tunables = sbo_gpu_train_axes, .available = SBO_GPU_AVAILABLE,            \
-    .footprint = SBO_GPU_FN(train_footprint), .admit = SBO_GPU_FN(train_admit), \
-    .setup = SBO_GPU_FN(train_setup), .run = SBO_GPU_FN(train_run),            \
-    .verify = SBO_GPU_FN(train_verify), .teardown = SBO_GPU_FN(train_teardown), \
-    .occupancy = SBO_GPU_FN(train_occupancy)
+    .footprint = train_footprint, .admit = train_admit, .setup = train_setup,  \
+    .run = train_run, .verify = train_verify, .teardown = train_teardown,      \
+    .occupancy = train_occupancy
 
-const struct rb_variant SBO_GPU_TABLE[] = {
+const struct rb_variant SBO_GPU_VARIANTS[] = {
     { SBO_GPU_VARIANT, .name = "paper", .kind = SBO_KIND_PAPER,
       .precs = RB_PREC_F32 | RB_PREC_F64,
       .doc = "paper's map-reduce: a thread per (signal, block) pair, codes and top-s in "

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Which representation kernel is built for a case's element type, p and s:
 // the paper's energy map (kernels/cuda/sbo_paper.cuh) and the fused kernels
-// (sbo_fused.cuh, sbo_fused_pair.cuh), one source for the representation
-// variants (sbo_gpu_launch.inc) and the trainings (sbo_gpu_train_steps.inc,
-// sbo_gpu_train_case.inc), CUDA and HIP alike.
+// (sbo_fused.cuh, sbo_fused_pair.cuh), for the representation variants
+// (sbo_gpu_launch.cu) and the trainings (sbo_gpu_train_steps.cu,
+// sbo_gpu_train_case.cu), CUDA and HIP alike; each unit that includes it
+// has its own copy of these pickers (internal linkage).  C++ for the CUDA
+// and HIP compilers only.
+#ifndef SBO_GPU_KERNELS_H
+#define SBO_GPU_KERNELS_H
+
+#include "impl/common/gpu_api.h"       /* HIP's runtime header before the kernels */
 #include "kernels/cuda/sbo_common.cuh"
 #include "kernels/cuda/sbo_fused.cuh"
 #include "kernels/cuda/sbo_fused_pair.cuh"
@@ -29,7 +35,7 @@ template <typename T, int PMAX> static fused_fn<T> fused_kernel_s(int s)
     return NULL;
 }
 
-static fused_fn<float> pair_kernel(int s)
+static inline fused_fn<float> pair_kernel(int s)
 {
     switch (s) {
     case 1: return sbo_fused_pair<1>;
@@ -43,7 +49,7 @@ static fused_fn<float> pair_kernel(int s)
 }
 
 // A signal is padded to 64 values (registers) or 256 (spilled, but any p).
-static int pmax_of(int p)
+static inline int pmax_of(int p)
 {
     return p <= SBO_GPU_PMAX_SMALL ? SBO_GPU_PMAX_SMALL : SBO_GPU_PMAX_LARGE;
 }
@@ -82,3 +88,5 @@ template <typename T> static int fused_sig(int p)
         return sbo_fused_sig<T, SBO_GPU_PMAX_SMALL>();
     return sbo_fused_sig<T, SBO_GPU_PMAX_LARGE>();
 }
+
+#endif

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The CUDA and HIP SBO variants' cases, one source for both (sbo_cuda.cu,
-// sbo_hip.hip, which include sbo_gpu_launch.inc first): admission, device
-// footprint, setup (the planted case of sbo_setup, uploaded with its
-// poisoned outputs), the check against the fp64 reference and teardown.
+// The GPU SBO representation variants' cases, compiled once for CUDA and
+// once for HIP (sbo_gpu_state.h says how the two link side by side):
+// admission, device footprint, setup (the planted case of sbo_setup,
+// uploaded with its poisoned outputs), the check against the fp64 reference
+// and teardown.
+#include <config.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_kernels.h"
 #include "impl/sbo/sbo_gpu_state.h"
+
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 // SBO_GPU_FUSED, SBO_GPU_FUSED_PAIR, or 0 for the paper's two kernels.
 static int case_fused(const struct rb_case *c)
@@ -16,9 +22,9 @@ static int case_fused(const struct rb_case *c)
     return c->v->kind == SBO_KIND_FUSED ? SBO_GPU_FUSED : 0;
 }
 
-// The kernels are built for s in 1, 2, 4, ..., 32 (sbo_gpu_launch.inc),
+// The kernels are built for s in 1, 2, 4, ..., 32 (sbo_gpu_launch.cu),
 // p up to SBO_GPU_PMAX_LARGE, and blocks of at most 256 threads.
-int SBO_GPU_ENTRY(admit)(struct rb_case *c)
+int admit(struct rb_case *c)
 {
     int rc = sbo_admit(c);
     if (rc)
@@ -41,7 +47,7 @@ int SBO_GPU_ENTRY(admit)(struct rb_case *c)
     return 0;
 }
 
-size_t SBO_GPU_ENTRY(footprint)(const struct rb_case *c)
+size_t footprint(const struct rb_case *c)
 {
     size_t p = (size_t)rb_case_param(c, "p", 1), m = (size_t)rb_case_param(c, "signals", 1);
     size_t L = (size_t)rb_case_param(c, "blocks", 1), sz = rb_prec_size(c->prec);
@@ -65,7 +71,7 @@ static int dev_alloc(struct rb_case *c, dev *d)
     return 0;
 }
 
-int SBO_GPU_ENTRY(upload)(struct rb_case *c)
+int upload(struct rb_case *c)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     dev *d = (dev *)s->backend;
@@ -91,7 +97,7 @@ int SBO_GPU_ENTRY(upload)(struct rb_case *c)
     return 0;
 }
 
-int SBO_GPU_ENTRY(setup)(struct rb_case *c)
+int setup(struct rb_case *c)
 {
     int rc = sbo_setup(c);
     if (rc)
@@ -108,15 +114,14 @@ int SBO_GPU_ENTRY(setup)(struct rb_case *c)
     d->m = s->m;
     d->block = (int)rb_case_param(c, "block", 128);
     d->sz = rb_prec_size(c->prec);
-    if ((rc = SBO_GPU_ENTRY(admit)(c)) || (rc = gpu_select(c)))  // for callers that skip admit
+    if ((rc = admit(c)) || (rc = gpu_select(c)))  // for callers that skip admit
         return rc;
-    rc = c->prec == RB_PREC_F64 ? kernels_fit<double>(c, d) : kernels_fit<float>(c, d);
-    if (rc || (rc = dev_alloc(c, d)))
+    if ((rc = kernels_fit(c, d)) || (rc = dev_alloc(c, d)))
         return rc;
-    return SBO_GPU_ENTRY(upload)(c);
+    return upload(c);
 }
 
-int SBO_GPU_ENTRY(verify)(struct rb_case *c, struct rb_check *out)
+int verify(struct rb_case *c, struct rb_check *out)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     dev *d = (dev *)s->backend;
@@ -128,7 +133,7 @@ int SBO_GPU_ENTRY(verify)(struct rb_case *c, struct rb_check *out)
     return sbo_represent_verify(c, out);
 }
 
-void SBO_GPU_ENTRY(teardown)(struct rb_case *c)
+void teardown(struct rb_case *c)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     if (!s)
@@ -150,3 +155,6 @@ void SBO_GPU_ENTRY(teardown)(struct rb_case *c)
     }
     sbo_teardown(c);
 }
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Single steps of the CUDA and HIP SBO training on host arrays, for the
-// tests (sbo_gpu_train.h): each opens a device side of its own sizes, copies
-// fp64 values in (rounded to the case's precision), runs the step and
-// copies the results back as fp64.  After sbo_gpu_train_case.inc.
+// tests (sbo_gpu.h): each opens a device side of its own sizes, copies fp64
+// values in (rounded to the case's precision), runs the step and copies the
+// results back as fp64.  Compiled once for CUDA and once for HIP
+// (sbo_gpu_train_state.h).
+#include <config.h>
+#include <stdlib.h>
+#include <string.h>
+#include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train_state.h"
+
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 // A device side for p, s, nb blocks and m signals on c's device (zero Y,
 // D), blocks of 64 threads, the own GEMM, the SVD.
@@ -70,9 +79,8 @@ static int ints(struct rb_case *c, gtrain *t, void *dst, const void *src, int n,
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(svd_host)(struct rb_case *c, int p, int nb, const double *M,
-                                       int polar, int mode, double *Q, double *U, double *V,
-                                       double *sig, int *fallbacks)
+int svd_host(struct rb_case *c, int p, int nb, const double *M, int polar, int mode, double *Q,
+             double *U, double *V, double *sig, int *fallbacks)
 {
     gtrain t;
     int rc = host_open(c, &t, p, 1, nb, 1);
@@ -114,10 +122,8 @@ static int select_run(struct rb_case *c, gtrain *t, int W, int nb, int *idx, int
     return rc ? rc : gt_gather<T>(c, t, t->order, t->m);
 }
 
-extern "C" int SBO_GPU_TRAIN(select_host)(struct rb_case *c, int p, int m, int W,
-                                          const double *r, int nb, const int *best,
-                                          const double *Y, int *idx, int *order, int *cnt,
-                                          double *Ysub)
+int select_host(struct rb_case *c, int p, int m, int W, const double *r, int nb,
+                const int *best, const double *Y, int *idx, int *order, int *cnt, double *Ysub)
 {
     gtrain t;
     int rc = host_open(c, &t, p, 1, nb, m);
@@ -134,8 +140,7 @@ extern "C" int SBO_GPU_TRAIN(select_host)(struct rb_case *c, int p, int m, int W
     return rc;
 }
 
-extern "C" int SBO_GPU_TRAIN(threshold_host)(struct rb_case *c, int p, int s, int nb, int n,
-                                             const int *cnt, double *C)
+int threshold_host(struct rb_case *c, int p, int s, int nb, int n, const int *cnt, double *C)
 {
     gtrain t;
     int rc = host_open(c, &t, p, s, nb, n);
@@ -149,9 +154,8 @@ extern "C" int SBO_GPU_TRAIN(threshold_host)(struct rb_case *c, int p, int s, in
     return rc;
 }
 
-extern "C" int SBO_GPU_TRAIN(gemm_host)(struct rb_case *c, int p, int nb, int n, int ny,
-                                        const double *D, const double *Y, const int *yoff,
-                                        int cublas, double *C, double *M)
+int gemm_host(struct rb_case *c, int p, int nb, int n, int ny, const double *D, const double *Y,
+              const int *yoff, int cublas, double *C, double *M)
 {
     if (cublas && !SBO_GPU_CUBLAS)
         return rb_fail(c, RB_ESKIP, "built without cuBLAS");
@@ -189,3 +193,6 @@ extern "C" int SBO_GPU_TRAIN(gemm_host)(struct rb_case *c, int p, int nb, int n,
     gt_release(&t);
     return rc;
 }
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

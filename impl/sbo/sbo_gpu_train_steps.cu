@@ -4,32 +4,24 @@
 // with the energy update, the worst-W selection, the grouping and gather,
 // thresholding, the batched GEMM (own kernel or cuBLAS), the per-block SVD
 // or polar iteration with Q = U V^T.  Launch shapes are in the kernels'
-// comments (kernels/cuda/sbo_train_*.cuh).  Included by
-// sbo_gpu_train_loop.inc.
+// comments (kernels/cuda/sbo_train_*.cuh).  Compiled once for CUDA and once
+// for HIP (sbo_gpu_train_state.h says how the two link side by side).
+#include <config.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu_train_state.h"
-#include "impl/sbo/sbo_gpu_fused.inc"
-#include "kernels/cuda/sbo_train_gemm.cuh"
-#include "kernels/cuda/sbo_train_polar.cuh"
-#include "kernels/cuda/sbo_train_select.cuh"
-#include "kernels/cuda/sbo_train_svd.cuh"
 
-typedef struct sbo_gpu_train gtrain;
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
-static const char *const gk_names[SBO_GK_N] = {
+const char *const gk_names[SBO_GK_N] = {
     "sbo_energy", "sbo_argmax", "sbo_threshold", "sbo_gemm_batched", "sbo_jacobi",
     "sbo_product", "sbo_energy_update", "sbo_newton_schulz",
     "sbo_ynorm", "sbo_radix_count", "sbo_radix_scatter",
     "sbo_gather", "sbo_gemm_sum", "sbo_fused",
 };
-
-static unsigned cdiv(long long a, long long b)
-{
-    return (unsigned)((a > 0 ? a + b - 1 : b) / b);
-}
 
 // The event pair of the next profiled launch, made on first use and kept.
 static int prof_pair(struct rb_case *c, gtrain *t, gpuEvent_t **pair)
@@ -76,7 +68,7 @@ template <class F> static int launch(struct rb_case *c, gtrain *t, int which, F 
 }
 
 // The representation map for any s: sbo_energy where it is built for s
-// (sbo_gpu_fused.inc), else sbo_energy_any.
+// (sbo_gpu_kernels.h), else sbo_energy_any.
 template <typename T> using energy_any_fn = void (*)(int, int, int, const T *, const T *, T *);
 
 template <typename T> static energy_any_fn<T> energy_any_kernel(int p)
@@ -86,7 +78,7 @@ template <typename T> static energy_any_fn<T> energy_any_kernel(int p)
     return sbo_energy_any<T, SBO_GPU_PMAX_LARGE>;
 }
 
-template <typename T> static const void *energy_map(const gtrain *t)
+template <typename T> const void *energy_map(const gtrain *t)
 {
     const energy_fn<T> k = energy_kernel<T>(t->p, t->s);
     return k ? (const void *)k : (const void *)energy_any_kernel<T>(t->p);
@@ -109,7 +101,7 @@ template <typename T> static void energy_launch(const gtrain *t, dim3 grid)
 // give them (the first block of the largest energy), without the L x m
 // energies.  *sig: signals a thread.  NULL for `paper`, and where no kernel
 // is built for s or the block size: the paper's kernels run then.
-template <typename T> static fused_fn<T> fused_rep(const gtrain *t, int *sig)
+template <typename T> fused_fn<T> fused_rep(const gtrain *t, int *sig)
 {
     if (!t->polar)
         return NULL;
@@ -125,7 +117,7 @@ template <typename T> static fused_fn<T> fused_rep(const gtrain *t, int *sig)
     return fused_kernel<T>(t->p, t->s);
 }
 
-template <typename T> static int gt_ynorm(struct rb_case *c, gtrain *t)
+template <typename T> int gt_ynorm(struct rb_case *c, gtrain *t)
 {
     return launch(c, t, SBO_GK_YNORM, [&] {
         sbo_ynorm<T><<<cdiv(t->m, t->block), t->block, 0, t->stream>>>(
@@ -135,7 +127,7 @@ template <typename T> static int gt_ynorm(struct rb_case *c, gtrain *t)
 
 // The representation with nb blocks, the energy update, and its partial
 // sums in slot npend of part (kept when keep, else overwritten next pass).
-template <typename T> static int gt_represent_enqueue(struct rb_case *c, gtrain *t, int nb,
+template <typename T> int gt_represent_enqueue(struct rb_case *c, gtrain *t, int nb,
                                                       int keep)
 {
     if (t->npend >= SBO_GPU_PASSES)
@@ -168,7 +160,7 @@ template <typename T> static int gt_represent_enqueue(struct rb_case *c, gtrain 
 }
 
 // One wait for the pending passes' sums: rmse_h[k] the k-th's RMSE.
-template <typename T> static int gt_rmse_read(struct rb_case *c, gtrain *t, int *n)
+template <typename T> int gt_rmse_read(struct rb_case *c, gtrain *t, int *n)
 {
     *n = t->npend;
     if (t->npend == 0)
@@ -210,7 +202,7 @@ static int radix_pass(struct rb_case *c, gtrain *t, const sbo_radix_src<T> &src,
 // idx[0 .. W-1] the W worst of r, in sbo_worst's order: the signals sorted
 // by r's key 8 bits a pass from the lowest (stable, so ties keep the lower
 // index first), between order and seq; the last pass keeps the first W.
-template <typename T> static int gt_worst(struct rb_case *c, gtrain *t, int W)
+template <typename T> int gt_worst(struct rb_case *c, gtrain *t, int W)
 {
     const int passes = (int)(8 * sizeof(T)) / SBO_SORT_BITS;
     const int *in = NULL;
@@ -227,7 +219,7 @@ template <typename T> static int gt_worst(struct rb_case *c, gtrain *t, int W)
 
 // Signals grouped by best block: order (stable), cnt on the device and in
 // cnt_h (nb entries, read back: the GEMMs' offsets need them).
-template <typename T> static int gt_group(struct rb_case *c, gtrain *t, int nb)
+template <typename T> int gt_group(struct rb_case *c, gtrain *t, int nb)
 {
     const sbo_radix_src<T> src = { t->best, NULL, NULL, 0 };
     int rc = radix_pass<T>(c, t, src, nb, t->m, t->order, t->cnt);
@@ -241,7 +233,7 @@ template <typename T> static int gt_group(struct rb_case *c, gtrain *t, int nb)
 }
 
 // Ysub[:, k] = Y[:, list[k]] for k < n.
-template <typename T> static int gt_gather(struct rb_case *c, gtrain *t, const int *list, int n)
+template <typename T> int gt_gather(struct rb_case *c, gtrain *t, const int *list, int n)
 {
     return launch(c, t, SBO_GK_GATHER, [&] {
         sbo_gather<T><<<cdiv((long long)n * t->p, t->block), t->block, 0, t->stream>>>(
@@ -249,7 +241,7 @@ template <typename T> static int gt_gather(struct rb_case *c, gtrain *t, const i
     });
 }
 
-template <typename T> static int gt_threshold(struct rb_case *c, gtrain *t, int nbatch,
+template <typename T> int gt_threshold(struct rb_case *c, gtrain *t, int nbatch,
                                               int ncols)
 {
     const dim3 grid(cdiv(ncols, t->block), (unsigned)nbatch);
@@ -340,7 +332,7 @@ static cublasStatus_t gemm_blas(cublasHandle_t h, cublasOperation_t ta, cublasOp
 // The batched GEMM C_b = op(A_b) op(B_b) of nbatch entries at the given
 // element offsets; every operand has p rows (the leading dimension).
 template <typename T>
-static int gt_gemm(struct rb_case *c, gtrain *t, int ta, int tb, int M, int N, int K,
+int gt_gemm(struct rb_case *c, gtrain *t, int ta, int tb, int M, int N, int K,
                    const void *A, const size_t *aoff, const void *B, const size_t *boff,
                    void *Cm, const size_t *coff, int nbatch)
 {
@@ -384,7 +376,7 @@ static int gt_gemm(struct rb_case *c, gtrain *t, int ta, int tb, int M, int N, i
 // SVD of M's first nbatch slots where need[g], then D[first + g] = U V^T
 // (mode 0) or U by descending singular value (1); M is consumed.
 template <typename T>
-static int gt_svd_product(struct rb_case *c, gtrain *t, int nbatch, int first, const int *need,
+int gt_svd_product(struct rb_case *c, gtrain *t, int nbatch, int first, const int *need,
                           int mode)
 {
     int rc = launch(c, t, SBO_GK_JACOBI, [&] {
@@ -405,7 +397,7 @@ static int gt_svd_product(struct rb_case *c, gtrain *t, int nbatch, int first, c
 // launched without reading the flags (its blocks of unflagged matrices
 // return at once); else *fallbacks gets their count.
 template <typename T>
-static int gt_polar(struct rb_case *c, gtrain *t, int nbatch, int first, int *fallbacks)
+int gt_polar(struct rb_case *c, gtrain *t, int nbatch, int first, int *fallbacks)
 {
     int rc = launch(c, t, SBO_GK_POLAR, [&] {
         if (t->ns_smem)
@@ -431,3 +423,26 @@ static int gt_polar(struct rb_case *c, gtrain *t, int nbatch, int first, int *fa
     *fallbacks = n;
     return n ? gt_svd_product<T>(c, t, nbatch, first, t->flag, 0) : 0;
 }
+
+// What the other units call, for both precisions.
+#define SBO_GPU_STEPS_FOR(T)                                                    \
+    template const void *energy_map<T>(const gtrain *);                        \
+    template fused_fn<T> fused_rep<T>(const gtrain *, int *);                  \
+    template int gt_ynorm<T>(struct rb_case *, gtrain *);                      \
+    template int gt_represent_enqueue<T>(struct rb_case *, gtrain *, int, int); \
+    template int gt_rmse_read<T>(struct rb_case *, gtrain *, int *);           \
+    template int gt_worst<T>(struct rb_case *, gtrain *, int);                 \
+    template int gt_group<T>(struct rb_case *, gtrain *, int);                 \
+    template int gt_gather<T>(struct rb_case *, gtrain *, const int *, int);   \
+    template int gt_threshold<T>(struct rb_case *, gtrain *, int, int);        \
+    template int gt_gemm<T>(struct rb_case *, gtrain *, int, int, int, int, int, const void *, \
+                            const size_t *, const void *, const size_t *, void *,           \
+                            const size_t *, int);                                          \
+    template int gt_svd_product<T>(struct rb_case *, gtrain *, int, int, const int *, int); \
+    template int gt_polar<T>(struct rb_case *, gtrain *, int, int, int *);
+SBO_GPU_STEPS_FOR(float)
+SBO_GPU_STEPS_FOR(double)
+#undef SBO_GPU_STEPS_FOR
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

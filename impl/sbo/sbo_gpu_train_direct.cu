@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The CUDA and HIP float training driven on host arrays, outside the
-// harness's cases (sbo_gpu_train.h; sbo-learn's trainer): open a device
-// side and warm it up, fit, code, close.  After sbo_gpu_train_case.inc.
+// harness's cases (sbo_gpu.h; sbo-learn's trainer): open a device side and
+// warm it up, fit, code, close.  Compiled once for CUDA and once for HIP
+// (sbo_gpu_train_state.h).
+#include <config.h>
+#include <stdlib.h>
+#include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train_state.h"
+extern "C" {                    // a C header without C++ guards
+#include "harness/timer.h"
+}
+
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 // One representation pass of nb blocks and its RMSE, read back at once.
 template <typename T> static int direct_pass(struct rb_case *c, gtrain *t, int nb, double *rmse)
@@ -31,7 +42,7 @@ static int direct_warm(struct rb_case *c, gtrain *t)
     o.R = 1;
     int nb = 0;
     double rmse = 0;
-    int rc = train_run<float>(c, t, &o, &nb, &rmse);
+    int rc = train_loop<float>(c, t, &o, &nb, &rmse);
     return rc ? rc : direct_pass<float>(c, t, nb, &rmse);
 }
 
@@ -53,9 +64,8 @@ static int direct_admits(struct rb_case *c, int p, int s, int L, int m, int bloc
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(open)(struct rb_case *c, int p, int s, int L, int m, int block,
-                                   int polar, int cublas, int prof, const float *Y,
-                                   struct sbo_gpu_train **out)
+int direct_open(struct rb_case *c, int p, int s, int L, int m, int block, int polar,
+                int cublas, int prof, const float *Y, struct sbo_gpu_train_dev **out)
 {
     *out = NULL;
     int rc = direct_admits(c, p, s, L, m, block, cublas);
@@ -87,14 +97,20 @@ extern "C" int SBO_GPU_TRAIN(open)(struct rb_case *c, int p, int s, int L, int m
         free(t);
         return rc;
     }
-    *out = t;
+    *out = (struct sbo_gpu_train_dev *)t;
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(fit)(struct rb_case *c, struct sbo_gpu_train *t, const float *Y,
-                                  const struct sbo_opts *o, int *nb, double *rmse, float *D,
-                                  int *best)
+// C holds the device side as an opaque struct sbo_gpu_train_dev.
+static gtrain *of(struct sbo_gpu_train_dev *t)
 {
+    return (gtrain *)t;
+}
+
+int direct_fit(struct rb_case *c, struct sbo_gpu_train_dev *dt, const float *Y,
+               const struct sbo_opts *o, int *nb, double *rmse, float *D, int *best)
+{
+    gtrain *t = of(dt);
     const size_t p = (size_t)t->p, m = (size_t)t->m;
     t->nev = 0;
     t->launches = t->syncs = 0;
@@ -103,7 +119,7 @@ extern "C" int SBO_GPU_TRAIN(fit)(struct rb_case *c, struct sbo_gpu_train *t, co
     GPU_CHECK(c, gpuMemcpyAsync(t->Y, Y, p * m * sizeof *Y, gpuMemcpyHostToDevice, t->stream));
     uint64_t t0 = rb_now_ns();
     GPU_CHECK(c, gpuEventRecord(t->run_start, t->stream));
-    int rc = train_run<float>(c, t, o, nb, rmse);
+    int rc = train_loop<float>(c, t, o, nb, rmse);
     if (rc)
         return rc;
     GPU_CHECK(c, gpuEventRecord(t->run_stop, t->stream));
@@ -125,18 +141,22 @@ extern "C" int SBO_GPU_TRAIN(fit)(struct rb_case *c, struct sbo_gpu_train *t, co
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(code)(struct rb_case *c, struct sbo_gpu_train *t, int nb,
-                                   double *rmse)
+int direct_code(struct rb_case *c, struct sbo_gpu_train_dev *dt, int nb, double *rmse)
 {
+    gtrain *t = of(dt);
     if (nb < 1 || nb > t->L)
         return rb_fail(c, RB_EINVAL, "%d blocks for a device side of %d", nb, t->L);
     return direct_pass<float>(c, t, nb, rmse);
 }
 
-extern "C" void SBO_GPU_TRAIN(close)(struct sbo_gpu_train *t)
+void direct_close(struct sbo_gpu_train_dev *dt)
 {
+    gtrain *t = of(dt);
     if (t) {
         gt_release(t);
         free(t);
     }
 }
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

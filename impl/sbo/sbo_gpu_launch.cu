@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The SBO variants' launches, one source for CUDA (sbo_cuda.cu) and HIP
-// (sbo_hip.hip): the kernels built for the case's precision, p and s, the
-// timed region, and the occupancy of what run launches.
+// The GPU SBO representation variants' launches, compiled once for CUDA and
+// once for HIP (sbo_gpu_state.h says how the two link side by side): the
+// kernels built for the case's precision, p and s, the timed region, and
+// the occupancy of what run launches.
+#include <config.h>
 #include <stdio.h>
 #include <string.h>
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_kernels.h"
 #include "impl/sbo/sbo_gpu_state.h"
-#include "impl/sbo/sbo_gpu_fused.inc"
 
-typedef struct SBO_GPU_ENTRY(dev) dev;
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 template <typename T> using argmax_fn = void (*)(int, int, const T *, int *, T *);
 
@@ -44,9 +47,7 @@ static int kernels_of(const dev *d, const void **fn, int *block, char (*name)[64
     return fn[0] ? 2 : 0;
 }
 
-// RB_ESKIP where the device gives a kernel fewer threads a block than the
-// case's (registers, launch bounds); RB_EINVAL when s has no kernel.
-template <typename T> static int kernels_fit(struct rb_case *c, const dev *d)
+template <typename T> static int kernels_fit_t(struct rb_case *c, const dev *d)
 {
     const void *fn[2];
     int block[2];
@@ -100,7 +101,12 @@ template <typename T> static int launch(struct rb_case *c, const dev *d)
     return 0;
 }
 
-int SBO_GPU_ENTRY(run)(struct rb_case *c)
+int kernels_fit(struct rb_case *c, const dev *d)
+{
+    return c->prec == RB_PREC_F64 ? kernels_fit_t<double>(c, d) : kernels_fit_t<float>(c, d);
+}
+
+int run(struct rb_case *c)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     dev *d = (dev *)s->backend;
@@ -127,7 +133,7 @@ template <typename T> static void occupancy_of(const dev *d, struct rb_occ *occ)
         rb_gpu_occ_add(occ, fn[k], block[k], 0, name[k]);
 }
 
-void SBO_GPU_ENTRY(occupancy)(struct rb_case *c, struct rb_occ *occ)
+void occupancy(struct rb_case *c, struct rb_occ *occ)
 {
     const struct sbo_state *s = (const struct sbo_state *)c->state;
     memset(occ, 0, sizeof *occ);
@@ -142,3 +148,6 @@ void SBO_GPU_ENTRY(occupancy)(struct rb_case *c, struct rb_occ *occ)
     else
         occupancy_of<float>((const dev *)s->backend, occ);
 }
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* sbo-learn's CUDA and HIP trainers, one source for both: the device
- * training of the "train" variants (sbo_gpu_train.h) driven through a
- * minimal context and case of its own, in float, polar or the paper's Jacobi
- * SVD.  The including file (sbo_learn_cuda.c, sbo_learn_hip.c) names the
- * backend first:
- *   LEARN_GPU(name)   this trainer's entry points (sbo_learn.h)
- *   LEARN_TRAIN(name) the device training's (sbo_cuda_train_open, ...)
- *   LEARN_DEV         its device side's type
- *   LEARN_BACKEND     RB_BACKEND_CUDA or RB_BACKEND_HIP
- *   LEARN_DEVICE      the device index's field, in rb_ctx and sbo_learn_run
- *   LEARN_NAME        "cuda" or "hip"
- *   LEARN_RELEASE     the backend's rb_*_release */
+/* sbo-learn's CUDA and HIP trainers: the device training of the "train"
+ * variants (the backend's engine, sbo_gpu.h) driven through a minimal
+ * context and case of its own, in float, polar or the paper's Jacobi SVD.
+ * The backend is data (struct sbo_learn_gpu: sbo_learn_cuda.c,
+ * sbo_learn_hip.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,34 +12,37 @@
 #include "harness/timer.h"
 #include "harness/variant.h"
 #include "impl/sbo/sbo_case.h"
-#include "impl/sbo/sbo_gpu_train.h"
+#include "impl/sbo/sbo_gpu.h"
 #include "impl/sbo/sbo_learn.h"
 
 /* Threads a block of the per-signal and per-matrix kernels: the block the
  * harness's CUDA training table (README) was measured at. */
 #define LEARN_BLOCK 128
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 struct gpu_learn {
+    const struct sbo_learn_gpu *g;
+    const struct sbo_gpu_engine *e;
+    /* Named apart from the harness's "train" variants, so that faults aimed
+     * at those (harness/fault.h) leave sbo-learn alone. */
+    struct rb_variant v;
     struct rb_ctx ctx;
     struct rb_case c;           /* what the training reads: v, ctx, prec, msg, device */
-    LEARN_DEV *t;
+    struct sbo_gpu_train_dev *t;
     float *Y;                   /* p x m, uploaded again at the start of training */
     float *D;                   /* L p^2: the blocks as read back */
 };
 
-/* Named apart from the harness's "train" variants, so that faults aimed at
- * those (harness/fault.h) leave sbo-learn alone. */
-static const struct rb_variant learn_polar = {
-    .paper = "sbo", .algo = "learn", .name = "polar", .kind = SBO_KIND_POLAR,
-    .backend = LEARN_BACKEND, .precs = RB_PREC_F32,
-};
-static const struct rb_variant learn_paper = {
-    .paper = "sbo", .algo = "learn", .name = "paper", .kind = SBO_KIND_PAPER,
-    .backend = LEARN_BACKEND, .precs = RB_PREC_F32,
-};
+/* The device index the options asked for (-1: the first), and the one the
+ * context selects. */
+static int *run_device(const struct sbo_learn_gpu *g, struct sbo_learn_run *r)
+{
+    return g->backend == RB_BACKEND_HIP ? &r->hip_device : &r->cuda_device;
+}
+
+static int *ctx_device(const struct sbo_learn_gpu *g, struct rb_ctx *ctx)
+{
+    return g->backend == RB_BACKEND_HIP ? &ctx->hip_device : &ctx->cuda_device;
+}
 
 static int fail(struct sbo_learn_run *r, int rc, const char *what)
 {
@@ -54,15 +50,15 @@ static int fail(struct sbo_learn_run *r, int rc, const char *what)
     return rc;
 }
 
-static void describe(struct sbo_learn_run *r, const struct gpu_learn *st)
+static void describe(struct sbo_learn_run *r, struct gpu_learn *st)
 {
     snprintf(r->note, sizeof r->note,
-             "device\t%s\n" STR(LEARN_DEVICE) "\t%d\nsvd\t%s\ncublas\t%d\nprecision\tf32\n"
+             "device\t%s\n%s_device\t%d\nsvd\t%s\ncublas\t%d\nprecision\tf32\n"
              "block\t%d\nsetup_seconds\t%.3f\nbuild_seconds\t%.3f\n"
              "build_includes\ta warm-up training of 2 blocks that loads every kernel\n"
              "train_includes\tupload of the patches, training, download of the blocks "
              "and the assignment\n",
-             st->c.device, st->ctx.LEARN_DEVICE, r->jacobi ? "jacobi" : "polar", r->cublas,
+             st->c.device, st->g->name, *ctx_device(st->g, &st->ctx), r->jacobi ? "jacobi" : "polar", r->cublas,
              LEARN_BLOCK, st->c.transfer_ms / 1e3, st->c.build_ms / 1e3);
 }
 
@@ -71,32 +67,41 @@ static void describe(struct sbo_learn_run *r, const struct gpu_learn *st)
  * device is for reprobench; so is what this build cannot do. */
 static int open_failed(struct sbo_learn_run *r, const struct gpu_learn *st, int rc)
 {
+    const int asked = *run_device(st->g, r);
     /* The reason cut to leave room for the option in r->msg. */
-    if (rc == RB_ENODEV && r->LEARN_DEVICE >= 0)
-        snprintf(r->msg, sizeof r->msg, "--%s-device %d: %.440s", LEARN_NAME, r->LEARN_DEVICE,
+    if (rc == RB_ENODEV && asked >= 0)
+        snprintf(r->msg, sizeof r->msg, "--%s-device %d: %.440s", st->g->name, asked,
                  st->c.msg);
     else if (rc == RB_ENODEV || rc == RB_ESKIP)
-        snprintf(r->msg, sizeof r->msg, "--backend %s: %.440s", LEARN_NAME, st->c.msg);
+        snprintf(r->msg, sizeof r->msg, "--backend %s: %.440s", st->g->name, st->c.msg);
     else
         return fail(r, rc, st->c.msg);
     return RB_EINVAL;
 }
 
-int LEARN_GPU(prepare)(struct sbo_learn_run *r)
+int sbo_learn_gpu_prepare(const struct sbo_learn_gpu *g, struct sbo_learn_run *r)
 {
     const size_t p = SBO_LEARN_P, ny = p * (size_t)r->m, nd = (size_t)r->opts.L * p * p;
     struct gpu_learn *st = calloc(1, sizeof *st);
     if (!st)
         return RB_ENOMEM;
     r->priv = st;
+    st->g = g;
+    st->e = g->engine();
+    st->v = (struct rb_variant){
+        .paper = "sbo", .algo = "learn", .name = r->jacobi ? "paper" : "polar",
+        .kind = r->jacobi ? SBO_KIND_PAPER : SBO_KIND_POLAR, .backend = g->backend,
+        .precs = RB_PREC_F32,
+    };
     /* rb_ctx_init's values by hand: its object releases every backend. */
     st->ctx.seed = r->opts.seed;
     st->ctx.cl_platform = st->ctx.cl_device = -1;
-    st->ctx.LEARN_DEVICE = r->LEARN_DEVICE >= 0 ? r->LEARN_DEVICE : 0;
-    st->c = (struct rb_case){ .v = r->jacobi ? &learn_paper : &learn_polar, .ctx = &st->ctx,
+    const int asked = *run_device(g, r);
+    *ctx_device(g, &st->ctx) = asked >= 0 ? asked : 0;
+    st->c = (struct rb_case){ .v = &st->v, .ctx = &st->ctx,
                               .prec = RB_PREC_F32, .seed = r->opts.seed, .device_ms = -1,
                               .transfer_ms = -1, .build_ms = -1 };
-    if (r->cublas && !LEARN_TRAIN(have_cublas)())
+    if (r->cublas && !st->e->have_cublas())
         return fail(r, RB_EINVAL, "--cublas: this build has no cuBLAS");
     st->Y = malloc(ny * sizeof *st->Y);
     st->D = malloc(nd * sizeof *st->D);
@@ -106,19 +111,18 @@ int LEARN_GPU(prepare)(struct sbo_learn_run *r)
         st->Y[k] = (float)r->Y[k];
     free(r->Y);                             /* as omp: the float copy is all we read */
     r->Y = NULL;
-    int rc = LEARN_TRAIN(open)(&st->c, SBO_LEARN_P, r->opts.s, r->opts.L, r->m, LEARN_BLOCK,
-                               !r->jacobi, r->cublas, r->profile, st->Y, &st->t);
+    int rc = st->e->open(&st->c, SBO_LEARN_P, r->opts.s, r->opts.L, r->m, LEARN_BLOCK,
+                         !r->jacobi, r->cublas, r->profile, st->Y, &st->t);
     if (rc)
         return open_failed(r, st, rc);
     describe(r, st);
     return 0;
 }
 
-int LEARN_GPU(train)(struct sbo_learn_run *r)
+int sbo_learn_gpu_train(struct sbo_learn_run *r)
 {
     struct gpu_learn *st = r->priv;
-    int rc = LEARN_TRAIN(fit)(&st->c, st->t, st->Y, &r->opts, &r->nb, &r->rmse, st->D,
-                              r->assign);
+    int rc = st->e->fit(&st->c, st->t, st->Y, &r->opts, &r->nb, &r->rmse, st->D, r->assign);
     if (rc)
         return fail(r, rc, st->c.msg);
     sbo_learn_note_metrics(r, &st->c);
@@ -130,21 +134,23 @@ int LEARN_GPU(train)(struct sbo_learn_run *r)
 /* One representation pass of every patch with the learned blocks, the RMSE
  * from its energies; it returns after the device is done, so the host
  * clock covers the device's work. */
-int LEARN_GPU(code)(struct sbo_learn_run *r)
+int sbo_learn_gpu_code(struct sbo_learn_run *r)
 {
     struct gpu_learn *st = r->priv;
     uint64_t t0 = rb_now_ns();
-    int rc = LEARN_TRAIN(code)(&st->c, st->t, r->nb, &r->code_rmse);
+    int rc = st->e->code(&st->c, st->t, r->nb, &r->code_rmse);
     r->code_s = rb_ms_since(t0) / 1e3;
     return rc ? fail(r, rc, st->c.msg) : 0;
 }
 
-void LEARN_GPU(release)(struct sbo_learn_run *r)
+void sbo_learn_gpu_release(struct sbo_learn_run *r)
 {
     struct gpu_learn *st = r->priv;
     if (st) {
-        LEARN_TRAIN(close)(st->t);
-        LEARN_RELEASE(&st->ctx);
+        if (st->e)
+            st->e->close(st->t);
+        if (st->g)
+            st->g->release(&st->ctx);
         free(st->Y);
         free(st->D);
         free(st);

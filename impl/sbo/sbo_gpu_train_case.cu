@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The CUDA and HIP SBO training variants' device side and entry points, one
-// source for both (sbo_cuda_train.cu, sbo_hip_train.hip, after
-// sbo_gpu_train_loop.inc): buffers, admission, setup, the timed run, the
+// The CUDA and HIP SBO training variants' device side and entry points,
+// compiled once for CUDA and once for HIP (sbo_gpu_train_state.h says how
+// the two link side by side): buffers, admission, setup, the timed run, the
 // profile, verification by sbo_train_verify, occupancy, teardown.
+#include <config.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "harness/fault.h"
 #include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train_state.h"
 extern "C" {                    // a C header without C++ guards
 #include "harness/timer.h"
 }
+
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 // Prepare's own failures before the device is known to hold the case.
 static int gt_alloc(struct rb_case *c, void **p, size_t bytes)
@@ -47,7 +55,7 @@ template <typename T> static int ns_shared(struct rb_case *c, gtrain *t)
 
 // Buffers and the stream; Y and D uploaded from host arrays in the
 // precision (NULL: zero); Ysub zeroed (the padding's tail), best -1.
-static int gt_prepare(struct rb_case *c, gtrain *t, const void *Y, const void *D)
+int gt_prepare(struct rb_case *c, gtrain *t, const void *Y, const void *D)
 {
     const size_t p = (size_t)t->p, m = (size_t)t->m, L = (size_t)t->L, sz = t->sz;
     const size_t I = sizeof(int);
@@ -106,7 +114,7 @@ static int gt_prepare(struct rb_case *c, gtrain *t, const void *Y, const void *D
 }
 
 // Release what prepare made; safe on a partial prepare and twice.
-static void gt_release(gtrain *t)
+void gt_release(gtrain *t)
 {
     if (t->stream)
         (void)gpuStreamSynchronize(t->stream);
@@ -152,13 +160,13 @@ static void gt_release(gtrain *t)
     (void)gpuGetLastError();
 }
 
-extern "C" int SBO_GPU_TRAIN(have_cublas)(void)
+int have_cublas(void)
 {
     return SBO_GPU_CUBLAS;
 }
 
 // RB_ESKIP for what the kernels or the build cannot do.
-static int gt_admits(struct rb_case *c)
+int gt_admits(struct rb_case *c)
 {
     long long p = rb_case_param(c, "p", 64), block = rb_case_param(c, "block", 128);
     long long s = rb_case_param(c, "s", 8);
@@ -174,13 +182,13 @@ static int gt_admits(struct rb_case *c)
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(admit)(struct rb_case *c)
+int train_admit(struct rb_case *c)
 {
     int rc = sbo_admit(c);
     return rc ? rc : gt_admits(c);
 }
 
-extern "C" size_t SBO_GPU_TRAIN(footprint)(const struct rb_case *c)
+size_t train_footprint(const struct rb_case *c)
 {
     size_t p = (size_t)rb_case_param(c, "p", 1), m = (size_t)rb_case_param(c, "signals", 1);
     size_t L = (size_t)rb_case_param(c, "blocks", 1), sz = rb_prec_size(c->prec);
@@ -189,7 +197,7 @@ extern "C" size_t SBO_GPU_TRAIN(footprint)(const struct rb_case *c)
     return sbo_footprint(c) + dev;
 }
 
-extern "C" int SBO_GPU_TRAIN(setup)(struct rb_case *c)
+int train_setup(struct rb_case *c)
 {
     int rc = sbo_setup(c);
     if (rc)
@@ -219,7 +227,7 @@ extern "C" int SBO_GPU_TRAIN(setup)(struct rb_case *c)
     return rc;
 }
 
-extern "C" int SBO_GPU_TRAIN(run)(struct rb_case *c)
+int train_run(struct rb_case *c)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     gtrain *t = (gtrain *)s->backend;
@@ -228,8 +236,8 @@ extern "C" int SBO_GPU_TRAIN(run)(struct rb_case *c)
     t->launches = t->syncs = 0;
     uint64_t t0 = rb_now_ns();
     GPU_CHECK(c, gpuEventRecord(t->run_start, t->stream));
-    int rc = t->f64 ? train_run<double>(c, t, &s->opts, &s->nb, &s->rmse)
-                    : train_run<float>(c, t, &s->opts, &s->nb, &s->rmse);
+    int rc = t->f64 ? train_loop<double>(c, t, &s->opts, &s->nb, &s->rmse)
+                    : train_loop<float>(c, t, &s->opts, &s->nb, &s->rmse);
     if (rc)
         return rc;
     GPU_CHECK(c, gpuEventRecord(t->run_stop, t->stream));
@@ -254,7 +262,7 @@ static int by_start(const void *a, const void *b)
 // The last run's metrics: ms_<kernel> (event time per kernel kind that
 // ran), launches, host_syncs, ms_gaps (the run's device span less the
 // union of launch intervals), ms_wall (its host time).
-static int gt_metrics(struct rb_case *c, gtrain *t)
+int gt_metrics(struct rb_case *c, gtrain *t)
 {
     if (!t->prof || c->device_ms < 0)
         return 0;
@@ -302,7 +310,7 @@ static int gt_metrics(struct rb_case *c, gtrain *t)
     return 0;
 }
 
-extern "C" int SBO_GPU_TRAIN(verify)(struct rb_case *c, struct rb_check *out)
+int train_verify(struct rb_case *c, struct rb_check *out)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     gtrain *t = (gtrain *)s->backend;
@@ -316,7 +324,7 @@ extern "C" int SBO_GPU_TRAIN(verify)(struct rb_case *c, struct rb_check *out)
     return rc ? rc : sbo_train_verify(c, out);
 }
 
-extern "C" void SBO_GPU_TRAIN(teardown)(struct rb_case *c)
+void train_teardown(struct rb_case *c)
 {
     struct sbo_state *s = (struct sbo_state *)c->state;
     gtrain *t = s ? (gtrain *)s->backend : NULL;
@@ -359,7 +367,7 @@ template <typename T> static void occupancy_of(const gtrain *t, struct rb_occ *o
                        gk_names[SBO_GK_GEMM_SUM]);
 }
 
-extern "C" void SBO_GPU_TRAIN(occupancy)(struct rb_case *c, struct rb_occ *occ)
+void train_occupancy(struct rb_case *c, struct rb_occ *occ)
 {
     const struct sbo_state *s = (const struct sbo_state *)c->state;
     memset(occ, 0, sizeof *occ);
@@ -374,3 +382,6 @@ extern "C" void SBO_GPU_TRAIN(occupancy)(struct rb_case *c, struct rb_occ *occ)
     else
         occupancy_of<float>((const gtrain *)s->backend, occ);
 }
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The CUDA and HIP SBO training loop, as the OpenCL one (sbo_opencl_train.c):
-// sbo_train's steps (sbo_train.c) each on the device (sbo_gpu_train_steps.inc);
+// sbo_train's steps (sbo_train.c) each on the device (sbo_gpu_train_steps.cu);
 // the host keeps the round and block counts, reads back the RMSE's partial
 // sums (of several passes at once when only the trace wants them) and the
-// block counts, and sets the GEMMs' offsets from them.
+// block counts, and sets the GEMMs' offsets from them.  Compiled once for
+// CUDA and once for HIP (sbo_gpu_train_state.h).
+#include <config.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "impl/common/rng.h"
-#include "impl/sbo/sbo_gpu_train_steps.inc"
+#include "impl/sbo/sbo_case.h"
+#include "impl/sbo/sbo_gpu_train_state.h"
+
+namespace sbo_gpu {
+inline namespace RB_GPU_NS {
 
 // At most 1ONB's batch: one entry per block.
 struct batch {
@@ -133,8 +140,7 @@ static int refine(struct rb_case *c, gtrain *t, const struct sbo_opts *o, int nb
 // final assignment; *nb and *rmse as sbo_train's, o->trace after each
 // representation pass (several at once, late, when defer_trace).
 template <typename T>
-static int train_run(struct rb_case *c, gtrain *t, const struct sbo_opts *o, int *nb,
-                     double *rmse)
+int train_loop(struct rb_case *c, gtrain *t, const struct sbo_opts *o, int *nb, double *rmse)
 {
     if (o->s != t->s || o->L < 1 || o->L > t->L || o->K < 0 || o->R < 0
         || o->refine_iters < 0)
@@ -189,3 +195,11 @@ static int train_run(struct rb_case *c, gtrain *t, const struct sbo_opts *o, int
     free(off);
     return rc;
 }
+
+template int train_loop<float>(struct rb_case *, gtrain *, const struct sbo_opts *, int *,
+                               double *);
+template int train_loop<double>(struct rb_case *, gtrain *, const struct sbo_opts *, int *,
+                                double *);
+
+} // namespace RB_GPU_NS
+} // namespace sbo_gpu
