@@ -4,14 +4,8 @@
 #include "impl/sammon/sammon_engine.h"
 #include "t/sammon_engine_test.h"
 
-static const struct sammon_engine_ops hip_ops = {
-    .name = "hip", .gpu = 1, .available = sammon_engine_hip_available,
-    .open = sammon_engine_hip_open, .eval = sammon_engine_hip_eval,
-    .close = sammon_engine_hip_close,
-};
-
 int main(void)
 {
-    engine_test(&hip_ops);
+    engine_test(sammon_engine_hip_ops());
     return tap_done();
 }

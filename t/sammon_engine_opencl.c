@@ -4,14 +4,8 @@
 #include "impl/sammon/sammon_engine.h"
 #include "t/sammon_engine_test.h"
 
-static const struct sammon_engine_ops opencl_ops = {
-    .name = "opencl", .gpu = 1, .available = sammon_engine_opencl_available,
-    .open = sammon_engine_opencl_open, .eval = sammon_engine_opencl_eval,
-    .close = sammon_engine_opencl_close,
-};
-
 int main(void)
 {
-    engine_test(&opencl_ops);
+    engine_test(&sammon_engine_opencl);
     return tap_done();
 }

@@ -6,60 +6,46 @@
 #include <string.h>
 #include "impl/sammon/sammon_embed.h"
 
-#if RB_HAVE_OPENCL
-static const struct sammon_engine_ops opencl_ops = {
-    .name = "opencl", .gpu = 1, .available = sammon_engine_opencl_available,
-    .open = sammon_engine_opencl_open, .eval = sammon_engine_opencl_eval,
-    .close = sammon_engine_opencl_close,
-};
-#endif
-#if RB_HAVE_CUDA
-static const struct sammon_engine_ops cuda_ops = {
-    .name = "cuda", .gpu = 1, .available = sammon_engine_cuda_available,
-    .open = sammon_engine_cuda_open, .eval = sammon_engine_cuda_eval,
-    .close = sammon_engine_cuda_close,
-};
-#endif
-#if RB_HAVE_HIP
-static const struct sammon_engine_ops hip_ops = {
-    .name = "hip", .gpu = 1, .available = sammon_engine_hip_available,
-    .open = sammon_engine_hip_open, .eval = sammon_engine_hip_eval,
-    .close = sammon_engine_hip_close,
-};
-#endif
+/* In the order the default tries them; the GPU backends' ops come from
+ * functions (sammon_engine.h), filled in at first use. */
+static const struct sammon_engine_ops *engines[6];
 
-/* In the order the default tries them. */
-static const struct sammon_engine_ops *const engines[] = {
+static const struct sammon_engine_ops *const *engine_list(void)
+{
+    if (!engines[0]) {
+        int k = 0;
 #if RB_HAVE_CUDA
-    &cuda_ops,
+        engines[k++] = sammon_engine_cuda_ops();
 #endif
 #if RB_HAVE_HIP
-    &hip_ops,
+        engines[k++] = sammon_engine_hip_ops();
 #endif
 #if RB_HAVE_OPENCL
-    &opencl_ops,
+        engines[k++] = &sammon_engine_opencl;
 #endif
-    &sammon_engine_omp,
-    &sammon_engine_serial,
-    NULL
-};
+        engines[k++] = &sammon_engine_omp;
+        engines[k] = &sammon_engine_serial;
+    }
+    return engines;
+}
 
 static const char *const all_names[] = { "cuda", "hip", "opencl", "omp", "serial", NULL };
 
 const char *embed_engine_names(void)
 {
+    const struct sammon_engine_ops *const *list = engine_list();
     static char buf[64];
     size_t at = 0;
-    for (int k = 0; engines[k]; k++)
-        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", k ? "|" : "",
-                               engines[k]->name);
+    for (int k = 0; list[k]; k++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", k ? "|" : "", list[k]->name);
     return buf;
 }
 
 int embed_engine_known(const char *name)
 {
-    for (int k = 0; engines[k]; k++)
-        if (strcmp(name, engines[k]->name) == 0)
+    const struct sammon_engine_ops *const *list = engine_list();
+    for (int k = 0; list[k]; k++)
+        if (strcmp(name, list[k]->name) == 0)
             return 0;
     for (int k = 0; all_names[k]; k++)
         if (strcmp(name, all_names[k]) == 0)
@@ -70,9 +56,10 @@ int embed_engine_known(const char *name)
 int embed_pick_engine(const char *name, struct rb_ctx *ctx,
                       const struct sammon_engine_ops **out)
 {
+    const struct sammon_engine_ops *const *list = engine_list();
     char why[512] = "";
-    for (int k = 0; engines[k]; k++) {
-        const struct sammon_engine_ops *e = engines[k];
+    for (int k = 0; list[k]; k++) {
+        const struct sammon_engine_ops *e = list[k];
         if (name && strcmp(name, e->name) != 0)
             continue;
         if (!name && e->gpu && !e->available(ctx, 1, why, sizeof why))

@@ -83,23 +83,11 @@ struct sammon_eval sammon_engine_evaluator(struct sammon_engine *e);
 /* The fp64 engines (sammon_engine_cpu.c); omp uses OpenMP's threads. */
 extern const struct sammon_engine_ops sammon_engine_serial, sammon_engine_omp;
 
-/* The device engines' entry points (sammon_engine_opencl.c,
- * sammon_engine_gpu.cu as CUDA and HIP), for the ops tables. */
-int sammon_engine_opencl_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len);
-int sammon_engine_opencl_open(struct sammon_engine *e, const double *x);
-int sammon_engine_opencl_eval(struct sammon_engine *e, const double *y, double *stress,
-                              double *g, double *h);
-void sammon_engine_opencl_close(struct sammon_engine *e);
-int sammon_engine_cuda_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len);
-int sammon_engine_cuda_open(struct sammon_engine *e, const double *x);
-int sammon_engine_cuda_eval(struct sammon_engine *e, const double *y, double *stress,
-                            double *g, double *h);
-void sammon_engine_cuda_close(struct sammon_engine *e);
-int sammon_engine_hip_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len);
-int sammon_engine_hip_open(struct sammon_engine *e, const double *x);
-int sammon_engine_hip_eval(struct sammon_engine *e, const double *y, double *stress,
-                           double *g, double *h);
-void sammon_engine_hip_close(struct sammon_engine *e);
+/* The device engines: OpenCL's (sammon_engine_opencl.c), and CUDA's and
+ * HIP's (sammon_engine_gpu.cu, compiled for each). */
+extern const struct sammon_engine_ops sammon_engine_opencl;
+const struct sammon_engine_ops *sammon_engine_cuda_ops(void);
+const struct sammon_engine_ops *sammon_engine_hip_ops(void);
 
 /* Shared by the device engines (sammon_engine_cpu.c).  The power of two
  * that takes x's bounding-box diagonal to [0.5, 1), and x / scale in

@@ -280,46 +280,22 @@ void engine_close(struct sammon_engine *e)
 } // namespace RB_GPU_NS
 } // namespace sammon_engine_gpu
 
+// The ops C sees, spelled out per backend; its entry points are this
+// backend's namespace's.  A function, not an object: the device compiler
+// leaves host functions alone.
 #ifdef RB_GPU_HIP
-extern "C" int sammon_engine_hip_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
-{
-    return sammon_engine_gpu::engine_available(ctx, gpu_only, why, len);
-}
-
-extern "C" int sammon_engine_hip_open(struct sammon_engine *e, const double *x)
-{
-    return sammon_engine_gpu::engine_open(e, x);
-}
-
-extern "C" int sammon_engine_hip_eval(struct sammon_engine *e, const double *y, double *stress,
-                                      double *g, double *h)
-{
-    return sammon_engine_gpu::engine_eval(e, y, stress, g, h);
-}
-
-extern "C" void sammon_engine_hip_close(struct sammon_engine *e)
-{
-    sammon_engine_gpu::engine_close(e);
-}
+extern "C" const struct sammon_engine_ops *sammon_engine_hip_ops(void)
 #else
-extern "C" int sammon_engine_cuda_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
-{
-    return sammon_engine_gpu::engine_available(ctx, gpu_only, why, len);
-}
-
-extern "C" int sammon_engine_cuda_open(struct sammon_engine *e, const double *x)
-{
-    return sammon_engine_gpu::engine_open(e, x);
-}
-
-extern "C" int sammon_engine_cuda_eval(struct sammon_engine *e, const double *y, double *stress,
-                                       double *g, double *h)
-{
-    return sammon_engine_gpu::engine_eval(e, y, stress, g, h);
-}
-
-extern "C" void sammon_engine_cuda_close(struct sammon_engine *e)
-{
-    sammon_engine_gpu::engine_close(e);
-}
+extern "C" const struct sammon_engine_ops *sammon_engine_cuda_ops(void)
 #endif
+{
+    using namespace sammon_engine_gpu;
+#ifdef RB_GPU_HIP
+    static const struct sammon_engine_ops ops = { "hip", 1, engine_available, engine_open,
+                                                  engine_eval, engine_close };
+#else
+    static const struct sammon_engine_ops ops = { "cuda", 1, engine_available, engine_open,
+                                                  engine_eval, engine_close };
+#endif
+    return &ops;
+}

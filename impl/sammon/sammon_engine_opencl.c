@@ -30,7 +30,7 @@ static const struct rb_variant engine_variant = {
     .precs = RB_PREC_F32,
 };
 
-int sammon_engine_opencl_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
+static int engine_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
 {
     struct rb_opencl *cl;
     if (!rb_opencl_available(ctx, why, len) || rb_opencl_get(ctx, &cl, why, len))
@@ -95,7 +95,7 @@ static int open_device(struct sammon_engine *e, struct cl_engine *k, const float
     return 0;
 }
 
-int sammon_engine_opencl_open(struct sammon_engine *e, const double *x)
+static int engine_open(struct sammon_engine *e, const double *x)
 {
     struct cl_engine *k = calloc(1, sizeof *k);
     if (!k)
@@ -150,14 +150,14 @@ static int eval_on(struct sammon_engine *e, struct cl_engine *k, const double *y
     return 0;
 }
 
-int sammon_engine_opencl_eval(struct sammon_engine *e, const double *y, double *stress,
+static int engine_eval(struct sammon_engine *e, const double *y, double *stress,
                               double *g, double *h)
 {
     int rc = eval_on(e, e->impl, y, stress, g, h);
     return rc ? fail(e, rc) : 0;
 }
 
-void sammon_engine_opencl_close(struct sammon_engine *e)
+static void engine_close(struct sammon_engine *e)
 {
     struct cl_engine *k = e->impl;
     if (!k)
@@ -171,3 +171,8 @@ void sammon_engine_opencl_close(struct sammon_engine *e)
     free(k);
     e->impl = NULL;
 }
+
+const struct sammon_engine_ops sammon_engine_opencl = {
+    .name = "opencl", .gpu = 1, .available = engine_available, .open = engine_open,
+    .eval = engine_eval, .close = engine_close,
+};
