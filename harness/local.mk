@@ -104,3 +104,6 @@ librb_core_a_SOURCES += %reldir%/shard.h %reldir%/shard.c %reldir%/shard_merge.c
 	%reldir%/submit.h %reldir%/submit.c %reldir%/submit_plan.h %reldir%/submit_plan.c \
 	%reldir%/cli_submit.c %reldir%/cli_merge.c %reldir%/cli_status.c
 EXTRA_DIST += docs/slurm.md
+
+# run --devices: one worker process per device (docs/devices.md)
+librb_core_a_SOURCES += %reldir%/workers.h %reldir%/workers.c
