@@ -380,3 +380,6 @@ EXTRA_DIST += t/slurm_status.sh
 # The shard assignment of a submitted sweep: a partition, stable, balanced.
 check_PROGRAMS += t/shard_assign
 TESTS += t/shard_assign
+# run --devices over two PoCL devices of one platform.
+TESTS += t/cli_devices.sh
+EXTRA_DIST += t/cli_devices.sh
