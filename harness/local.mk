@@ -107,3 +107,4 @@ EXTRA_DIST += docs/slurm.md
 
 # run --devices: one worker process per device (docs/devices.md)
 librb_core_a_SOURCES += %reldir%/workers.h %reldir%/workers.c
+EXTRA_DIST += docs/devices.md
