@@ -235,8 +235,14 @@ static void worker_reap(struct worker *w, struct rb_plan *plan, struct rb_tally 
     waitpid(w->pid, &status, 0);
     if (w->busy >= 0) {
         rb_case_key(&plan->cases[w->busy], key, sizeof key);
-        fprintf(stderr, "reprobench: the worker on %s ended (status %d) before finishing %s; "
-                "--resume runs it again\n", w->dev->name, status, key);
+        char how[48];
+
+        if (WIFSIGNALED(status))
+            snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(status));
+        else
+            snprintf(how, sizeof how, "exit %d", WEXITSTATUS(status));
+        fprintf(stderr, "reprobench: the worker on %s ended (%s) before finishing %s; "
+                "--resume runs it again\n", w->dev->name, how, key);
         if (t->failed < RB_TALLY_NAMES)
             snprintf(t->failures[t->failed], sizeof t->failures[0], "%.100s: unfinished, "
                      "the worker on %s ended", key, w->dev->name);
