@@ -243,7 +243,7 @@ int rb_plan_from_json(json_t *j, struct rb_plan_spec *p, char *err, size_t errle
              || get_index(j, "cuda_device", &p->cuda_device) < 0
              || get_index(j, "hip_device", &p->hip_device) < 0
              || get_str(j, "cl_dir", &p->cl_dir) < 0
-             || get_str(j, "devices", &p->devices) < 0)
+             || (json_object_get(j, "devices") && get_str(j, "devices", &p->devices) < 0))
         bad = "the devices";
     if (bad) {
         snprintf(err, errlen, "its stored plan is malformed: %s", bad);
