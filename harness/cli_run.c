@@ -23,6 +23,7 @@
 #include "harness/run_opts.h"
 #include "harness/shard.h"
 #include "harness/sweep.h"
+#include "harness/workers.h"
 
 /* One invocation of run: its options, what it runs, and what it holds. */
 struct session {
@@ -36,6 +37,7 @@ struct session {
     int lock;                           /* the run directory's lock, or -1 */
     char err[1024];
     char shard_dir[PATH_MAX];           /* --plan --shard: the shard's run directory */
+    struct rb_worker_devs devs;         /* --devices; n 0: this process runs every case */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -104,9 +106,16 @@ static int prepare(struct session *s)
     s->spec = &s->o.plan;
     if (s->o.plan_dir && (rc = rb_shard_begin(&s->o, s->shard_dir, sizeof s->shard_dir)))
         return rc;
+    if (s->o.worker && rb_plan_load(s->o.worker, &s->stored, s->err, sizeof s->err))
+        return rb_cli_usage_error("--worker %s: %s", s->o.worker, s->err);
+    if (s->o.worker)
+        s->spec = &s->stored;
     if (s->o.resume && (rc = open_resumed(s)))
         return rc;
     p = s->spec;
+    if (p->devices && !s->o.worker && rb_workers_parse(p->devices, &s->devs, s->err,
+                                                       sizeof s->err))
+        return rb_cli_usage_error("%s", s->err);
     if (p->cl_dir && rb_env_check_dir("--cl-dir", p->cl_dir, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
     s->ctx.seed = p->seed;
@@ -117,6 +126,14 @@ static int prepare(struct session *s)
     s->ctx.hip_device = p->hip_device >= 0 ? p->hip_device : 0;
     if (p->cl_dir)
         s->ctx.cl_dir = p->cl_dir;
+    if (s->o.worker) {
+        /* A worker's device is its own, given by the parent. */
+        s->ctx.run_dir = s->o.worker;
+        s->ctx.cl_platform = s->o.plan.cl_platform;
+        s->ctx.cl_device = s->o.plan.cl_device;
+        s->ctx.cuda_device = s->o.plan.cuda_device >= 0 ? s->o.plan.cuda_device : 0;
+        s->ctx.hip_device = s->o.plan.hip_device >= 0 ? s->o.plan.hip_device : 0;
+    }
     rb_ctx_set_mem_limit(&s->ctx);
     if (rb_sweep_plan(&p->sweep, &s->ctx, &s->plan, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
@@ -181,7 +198,12 @@ static int sweep(struct session *s)
         fprintf(stderr, "reprobench: %zu cases, seed %llu, results in %s\n", s->plan.n,
                 (unsigned long long)s->ctx.seed, s->run.dir);
     rb_progress_start(&prog, s->plan.n, s->ctx.quiet);
-    for (size_t i = 0; i < s->plan.n && !stop_signal; i++) {
+    if (s->devs.n && rb_workers_sweep(&s->devs, &s->plan, &s->spec->policy, &s->run, &tally,
+                                      s->ctx.quiet, &stop_signal, s->err, sizeof s->err)) {
+        fprintf(stderr, "reprobench: %s\n", s->err);
+        return 1;
+    }
+    for (size_t i = 0; i < s->plan.n && !stop_signal && !s->devs.n; i++) {
         struct rb_case *c = &s->plan.cases[i];
         char key[512], label[256];
 
@@ -242,6 +264,10 @@ int rb_cli_run(int argc, char **argv)
     }
     if ((rc = prepare(&s)))
         goto out;
+    if (s.o.worker) {
+        rc = rb_workers_serve(&s.plan, &s.spec->policy);
+        goto out;
+    }
     if (s.o.dry_run) {
         dry_run(&s);
         goto out;

@@ -107,3 +107,7 @@ EXTRA_DIST += docs/slurm.md
 # The AMD targets HIP builds for, as data, and the occupancy they allow:
 # plain C, in every build, so that its test runs without HIP.
 librb_core_a_SOURCES += %reldir%/backend/hip_targets.h %reldir%/backend/hip_targets.c
+
+# run --devices: one worker process per device (docs/devices.md)
+librb_core_a_SOURCES += %reldir%/workers.h %reldir%/workers.c
+EXTRA_DIST += docs/devices.md

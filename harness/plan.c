@@ -102,6 +102,8 @@ json_t *rb_plan_json(const struct rb_plan_spec *p)
     rb_json_put(j, "cuda_device", index_or_null(p->cuda_device), &bad);
     rb_json_put(j, "hip_device", index_or_null(p->hip_device), &bad);
     rb_json_put(j, "cl_dir", str_or_null(p->cl_dir), &bad);
+    if (p->devices)
+        rb_json_put(j, "devices", json_string(p->devices), &bad);
     return rb_json_finish(j, bad);
 }
 
@@ -240,7 +242,8 @@ int rb_plan_from_json(json_t *j, struct rb_plan_spec *p, char *err, size_t errle
              || get_index(j, "cl_device", &p->cl_device) < 0
              || get_index(j, "cuda_device", &p->cuda_device) < 0
              || get_index(j, "hip_device", &p->hip_device) < 0
-             || get_str(j, "cl_dir", &p->cl_dir) < 0)
+             || get_str(j, "cl_dir", &p->cl_dir) < 0
+             || (json_object_get(j, "devices") && get_str(j, "devices", &p->devices) < 0))
         bad = "the devices";
     if (bad) {
         snprintf(err, errlen, "its stored plan is malformed: %s", bad);

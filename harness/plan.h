@@ -21,6 +21,7 @@ struct rb_plan_spec {
     int cl_platform, cl_device;     /* -1: chosen automatically */
     int cuda_device, hip_device;
     const char *cl_dir;             /* OpenCL sources read from here; NULL: built in */
+    const char *devices;            /* --devices list run concurrently; NULL: one device */
     json_t *owner;                  /* holds the strings of a loaded plan; else NULL */
 };
 

@@ -73,6 +73,12 @@ static const struct rb_opt run_table[] = {
       .help = "run the stored plan of RUN_DIR (from 'reprobench submit')" },
     { RB_OPT_STRING, "--shard", "I/K", .id = RUN_OPT_SHARD,
       .help = "only shard I of K (1 <= I <= K), recorded in RUN_DIR/shards/I" },
+    { RB_OPT_HEADING, .help = "Several devices of this host at once (docs/devices.md):" },
+    { RB_OPT_STRING, "--devices", "LIST", .id = RUN_OPT_DEVICES,
+      .help = "all, or e.g. cuda:0,opencl:0:1,hip:0: one worker process per device,\n"
+              "each device case on one of them; CPU cases run here, one at a time" },
+    { RB_OPT_STRING, "--worker", "RUN_DIR", .id = RUN_OPT_WORKER,
+      .help = "(used by --devices) run the cases named on stdin, records to stdout" },
     { RB_OPT_TEXT,
       .help = "\nEach option is given at most once (a list is one value: --n 64,128)." },
     { RB_OPT_END }
@@ -150,6 +156,8 @@ static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_
         break;
     case RUN_OPT_NO_DB: o->no_db = 1; break;
     case RUN_OPT_PLAN_DIR: o->plan_dir = v->str; break;
+    case RUN_OPT_DEVICES: p->devices = v->str; break;
+    case RUN_OPT_WORKER: o->worker = v->str; break;
     case RUN_OPT_SHARD:
         if (rb_shard_parse(v->str, &o->shard_i, &o->shard_k))
             return rb_cli_usage_error("--shard %s: give I/K with 1 <= I <= K <= %d", v->str,
@@ -305,6 +313,10 @@ static int same_option(const struct rb_plan_spec *a, const struct rb_plan_spec *
     case RUN_OPT_CL_DEVICE: return a->cl_device == b->cl_device;
     case RUN_OPT_CUDA_DEVICE: return a->cuda_device == b->cuda_device;
     case RUN_OPT_HIP_DEVICE: return a->hip_device == b->hip_device;
+    case RUN_OPT_DEVICES:
+        if (a->devices && b->devices)
+            return strcmp(a->devices, b->devices) == 0;
+        return !a->devices && !b->devices;
     case RUN_OPT_CL_DIR:
         if (a->cl_dir && b->cl_dir)
             return strcmp(a->cl_dir, b->cl_dir) == 0;
@@ -331,5 +343,8 @@ int rb_run_opts_check_resume(const struct rb_run_opts *o, const struct rb_plan_s
                                       axis_of(&stored->sweep, name) ? ""
                                       : " (which took the preset's values)", hint);
     }
+    if (rb_run_opts_given(o, RUN_OPT_DEVICES) && !same_option(stored, &o->plan, RUN_OPT_DEVICES))
+        return rb_cli_usage_error("--resume %s: --devices differs from the run's stored plan; "
+                                  "%s", o->resume, hint);
     return 0;
 }

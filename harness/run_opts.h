@@ -16,7 +16,8 @@ enum rb_run_opt {
     RUN_OPT_PLAN_END,
     RUN_OPT_OUT = RUN_OPT_PLAN_END, RUN_OPT_RESUME, RUN_OPT_NO_PLOT, RUN_OPT_NO_CEILINGS,
     RUN_OPT_DRY_RUN, RUN_OPT_QUIET, RUN_OPT_DB, RUN_OPT_NO_DB,
-    RUN_OPT_PLAN_DIR, RUN_OPT_SHARD
+    RUN_OPT_PLAN_DIR, RUN_OPT_SHARD,
+    RUN_OPT_DEVICES, RUN_OPT_WORKER
 };
 
 struct rb_run_opts {
@@ -27,6 +28,7 @@ struct rb_run_opts {
     struct rb_cli_seen seen;            /* which options were given */
     const char *plan_dir;               /* --plan: a submitted sweep's run directory */
     int shard_i, shard_k;               /* --shard I/K: this shard's share of it */
+    const char *worker;                 /* --worker RUN_DIR: one device's worker of it */
 };
 
 /* Parse run's arguments (argv[0] is "run") into o, the plan's defaults

@@ -444,3 +444,6 @@ t_ceiling_kernel_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
 check_PROGRAMS += t/hip_targets
 TESTS += t/hip_targets
 t_hip_targets_SOURCES = t/hip_targets.c t/hip_targets_kernels.h
+# run --devices over two PoCL devices of one platform.
+TESTS += t/cli_devices.sh
+EXTRA_DIST += t/cli_devices.sh
