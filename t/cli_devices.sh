@@ -52,11 +52,12 @@ tap_ok $([ $st -eq 0 ] && [ "$(wc -l < "$two/records.jsonl")" -eq "$lines" ] \
 expect_usage_error "--resume with another device list is refused" \
     run --resume "$two" --devices opencl:0:1
 
-# A worker killed mid-run (cases of half a second each): the records it sent are kept, its case is named,
+# A worker killed mid-run (cases of 1.5 s each, so that a worker is almost
+# always inside one): the records it sent are kept, its case is named,
 # and --resume completes the run with each key once.
 if command -v pgrep >/dev/null; then
     # shellcheck disable=SC2086
-    "$RB_BIN" run $sweep --min-time 0.5 --devices opencl:0:0,opencl:0:1 \
+    "$RB_BIN" run $sweep --min-time 1.5 --devices opencl:0:0,opencl:0:1 \
         --out "$tmp/kill" 2>"$tmp/kerr" & parent=$!
     pid=
     for _ in $(seq 100); do
