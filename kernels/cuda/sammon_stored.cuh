@@ -213,6 +213,50 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     }
 }
 
+// The sums over the 16 threads of a side of the K values each holds for
+// its R slots, added atomically into g[(p0 + slot) K + k] (slots from p0 on
+// below N): KG of the K at a time through buf (KG x 16 rows of LD), so that
+// a tile costs 2 ceil(K / KG) barriers rather than sammon_tiled_sum's 2 K,
+// and all 256 threads add up.  c: the thread's row in buf (its index along
+// the summed side), s: its index along the slots' side.  Each slot's 16
+// values are added in the order of c, as sammon_tiled_sum does.  Starts
+// with a barrier, so buf may still be read when it is called.
+template <int R, int K> __host__ __device__ constexpr int sammon_stored_group()
+{
+    constexpr int row = SAMMON_TILED_SIDE * sammon_tiled_ld<float, R>() * (int)sizeof(float);
+    return K * row <= 32768 ? K : 32768 / row;
+}
+
+template <int R, int K>
+__device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[R][K], int c,
+                                                   int s, float *g, int p0, int N)
+{
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+    constexpr int KG = sammon_stored_group<R, K>();
+#pragma unroll
+    for (int k0 = 0; k0 < K; k0 += KG) {
+        constexpr int last = K % KG == 0 ? KG : K % KG;
+        const int kn = k0 + KG <= K ? KG : last;
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < KG; kk++)
+            if (kk < kn)
+#pragma unroll
+                for (int a = 0; a < R; a++)
+                    buf[(kk * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k0 + kk];
+        __syncthreads();
+        for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
+            const int kk = o / TILE, p = o % TILE;
+            float sum = 0.0f;
+#pragma unroll
+            for (int r = 0; r < S; r++)
+                sum += buf[(kk * S + r) * LD + p];
+            if (p0 + p < N)
+                atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
+        }
+    }
+}
+
 // One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
 // far) gets the MODE's sums; stress_part[block], if MODE has a stress, the
 // block's sum of stress terms over its unordered pairs (fp64; c not
@@ -229,7 +273,9 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
     constexpr int LD = sammon_tiled_ld<float, R>();
     constexpr int K = sammon_pass_sums<M, MODE>() > 0 ? sammon_pass_sums<M, MODE>() : 1;
     constexpr bool SUMS = sammon_pass_sums<M, MODE>() > 0;
-    __shared__ __align__(16) float xi_s[KC * LD];       // staging, then the sums
+    constexpr int KG = sammon_stored_group<R, K>();
+    static_assert(KC == S, "the staging buffer holds the sums' rows");
+    __shared__ __align__(16) float xi_s[KG * KC * LD];  // staging, then the sums
     __shared__ __align__(16) float xj_s[STORED ? 4 : KC * LD];
     __shared__ float yj_s[M * TILE];
     __shared__ double sum_s[MODE == SAMMON_PASS_GD ? 1 : SAMMON_TILED_THREADS];
@@ -310,30 +356,11 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             if (jt == I)
                 continue;               // the diagonal tile's pairs were summed both ways
             // The 16 threads of a column tx hold sums over different points i.
-#pragma unroll
-            for (int k = 0; k < K; k++) {
-                float col[R];
-#pragma unroll
-                for (int b = 0; b < R; b++)
-                    col[b] = sj[b][k];
-                const float sum = sammon_tiled_sum<float, R>(xi_s, col, ty, tx);
-                if (t < TILE && j0 + t < N)
-                    atomicAdd(&g[(size_t)(j0 + t) * K + k], sum);
-            }
+            sammon_stored_sums<R, K>(xi_s, sj, ty, tx, g, j0, N);
         }
     }
-    if constexpr (SUMS) {
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            float row[R];
-#pragma unroll
-            for (int a = 0; a < R; a++)
-                row[a] = si[a][k];
-            const float sum = sammon_tiled_sum<float, R>(xi_s, row, tx, ty);
-            if (t < TILE && i0 + t < N)
-                atomicAdd(&g[(size_t)(i0 + t) * K + k], sum);
-        }
-    }
+    if constexpr (SUMS)
+        sammon_stored_sums<R, K>(xi_s, si, tx, ty, g, i0, N);
     if constexpr (MODE != SAMMON_PASS_GD) {
         const double total = sammon_block_sum(sum_s, stress);
         if (t == 0)
