@@ -42,13 +42,8 @@ template <typename T> static int ns_shared(struct rb_case *c, gtrain *t)
     t->ns_smem = 0;
     if (want + SBO_NS_THREADS * sizeof(T) > (size_t)most)
         return 0;
-    if (want > 48 * 1024
-        && gpuFuncSetAttribute((const void *)sbo_newton_schulz<T, 1>,
-                               gpuFuncAttributeMaxDynamicSharedMemorySize, (int)want)
-           != gpuSuccess) {
-        (void)gpuGetLastError();
+    if (want > 48 * 1024 && polar_allow<T>(want))
         return 0;
-    }
     t->ns_smem = want;
     return 0;
 }
@@ -355,8 +350,7 @@ template <typename T> static void occupancy_of(const gtrain *t, struct rb_occ *o
     rb_gpu_occ_add(occ, (const void *)sbo_product<T>, b, 0, gk_names[SBO_GK_PRODUCT]);
     rb_gpu_occ_add(occ, (const void *)sbo_energy_update<T>, b, 0, gk_names[SBO_GK_UPDATE]);
     if (t->polar)
-        rb_gpu_occ_add(occ, t->ns_smem ? (const void *)sbo_newton_schulz<T, 1>
-                                       : (const void *)sbo_newton_schulz<T, 0>,
+        rb_gpu_occ_add(occ, polar_map<T>(t->ns_smem != 0),
                        SBO_NS_THREADS, t->ns_smem, gk_names[SBO_GK_POLAR]);
     rb_gpu_occ_add(occ, (const void *)sbo_ynorm<T>, b, 0, gk_names[SBO_GK_YNORM]);
     rb_gpu_occ_add(occ, (const void *)sbo_radix_count<T>, b, 0, gk_names[SBO_GK_COUNT]);

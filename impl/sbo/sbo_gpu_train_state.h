@@ -139,6 +139,8 @@ int gt_svd_product(struct rb_case *c, gtrain *t, int nbatch, int first, const in
                    int mode);
 template <typename T> int gt_polar(struct rb_case *c, gtrain *t, int nbatch, int first,
                                    int *fallbacks);
+template <typename T> const void *polar_map(int smem);
+template <typename T> int polar_allow(size_t bytes);
 
 /* sbo_train's loop on the device (sbo_gpu_train_loop.cu). */
 template <typename T>

@@ -392,6 +392,26 @@ int gt_svd_product(struct rb_case *c, gtrain *t, int nbatch, int first, const in
     return rc;
 }
 
+// Newton-Schulz as this unit launches it (smem: the shared-memory form),
+// for its occupancy, and that form's opt-in to `bytes` of dynamic shared
+// memory (0, or -1 where the device refuses).  Both here: without
+// relocatable device code every unit holds its own copy of a kernel, and an
+// attribute set on another unit's copy would not reach these launches.
+template <typename T> const void *polar_map(int smem)
+{
+    return smem ? (const void *)sbo_newton_schulz<T, 1> : (const void *)sbo_newton_schulz<T, 0>;
+}
+
+template <typename T> int polar_allow(size_t bytes)
+{
+    if (gpuFuncSetAttribute((const void *)sbo_newton_schulz<T, 1>,
+                            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)
+        == gpuSuccess)
+        return 0;
+    (void)gpuGetLastError();
+    return -1;
+}
+
 // D[first + g] = polar factor of M's slot g where cnt[g]: Newton-Schulz,
 // the Jacobi SVD for the blocks it flags.  fallbacks NULL: the SVD is
 // launched without reading the flags (its blocks of unflagged matrices
@@ -439,7 +459,9 @@ int gt_polar(struct rb_case *c, gtrain *t, int nbatch, int first, int *fallbacks
                             const size_t *, const void *, const size_t *, void *,           \
                             const size_t *, int);                                          \
     template int gt_svd_product<T>(struct rb_case *, gtrain *, int, int, const int *, int); \
-    template int gt_polar<T>(struct rb_case *, gtrain *, int, int, int *);
+    template int gt_polar<T>(struct rb_case *, gtrain *, int, int, int *);     \
+    template const void *polar_map<T>(int);                                     \
+    template int polar_allow<T>(size_t);
 SBO_GPU_STEPS_FOR(float)
 SBO_GPU_STEPS_FOR(double)
 #undef SBO_GPU_STEPS_FOR
