@@ -42,8 +42,8 @@
 //          the second derivative's sums H_q = A - C_q (C_{M-1} = B - the
 //          others, since the C_q of all q add up to B); and the stress;
 //  STRESS: the stress only.
-// Pairs whose outputs coincide (d = 0) add nothing but their stress term,
-// as in impl/sammon/sammon.h.
+// Pairs whose outputs coincide (d^2 below the smallest normal float) add
+// nothing but their stress term, as in impl/sammon/sammon.h.
 enum { SAMMON_PASS_GD, SAMMON_PASS_EMBED, SAMMON_PASS_STRESS };
 
 template <int M, int MODE> __host__ __device__ constexpr int sammon_pass_sums()
@@ -170,6 +170,22 @@ sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict
     }
 }
 
+// 1 / sqrt(v) for a normal float v.  On NVIDIA rsqrtf wraps the hardware's
+// approximation in a fix-up for subnormal arguments (four instructions for
+// one); arguments known to be normal need only the approximation itself,
+// which gives the same value for them.  Elsewhere (AMD, the emulator):
+// rsqrtf.
+__device__ __forceinline__ float sammon_rsqrt_normal(float v)
+{
+#if defined(__CUDA_ARCH__)
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+    return r;
+#else
+    return rsqrtf(v);
+#endif
+}
+
 // One pair's share of the pass, added to the point i's sums si and the
 // point j's sj; st gets its stress term (d* - d)^2 / d* = (1 - d r)^2 / r.
 template <int M, int MODE, int K>
@@ -183,8 +199,10 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         dy[q] = yi[q] - yj[q];
         d2 += dy[q] * dy[q];
     }
-    const bool ok = r > 0.0f && d2 > 0.0f;
-    const float rd = ok ? sammon_rsqrt(d2) : 0.0f, w = ok ? rd - r : 0.0f;
+    // Outputs closer than the smallest normal float (1e-19 apart, on data
+    // the host scaled to about unit size) count as coinciding.
+    const bool ok = r > 0.0f && d2 >= SAMMON_STORED_D2_MIN;
+    const float rd = ok ? sammon_rsqrt_normal(d2) : 0.0f, w = ok ? rd - r : 0.0f;
     if constexpr (MODE != SAMMON_PASS_STRESS) {
 #pragma unroll
         for (int q = 0; q < M; q++) {
@@ -209,7 +227,7 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         // r is at most 1/d_min of data the host scaled to about unit size,
         // so r^2 stays a normal float and rsqrt(r^2) = 1/r = d*.
         const float s = 1.0f - d2 * rd * r;
-        st += r > 0.0f ? s * s * sammon_rsqrt(r * r) : 0.0f;
+        st += r > 0.0f ? s * s * sammon_rsqrt_normal(r * r) : 0.0f;
     }
 }
 
