@@ -90,7 +90,7 @@ static void check_derivatives(struct rb_rng *r, int N, int n, int m)
     free(x);
 }
 
-/* The steps, alpha's bound and the verification's own reference (4 results). */
+/* The steps, alpha's bound and the verification's own reference (5 results). */
 static void check_steps(struct rb_rng *r, int N, int n, int m)
 {
     size_t len = (size_t)N * m;
@@ -139,6 +139,20 @@ static void check_steps(struct rb_rng *r, int N, int n, int m)
         worst = fmax(worst, fabs(ref[k] - out[k]) / dbar);
     tap_ok(worst <= 1e-13 && budget > 0, "N=%d: verification reference = 3 GD steps (%.2g)",
            N, worst);
+    /* The sampled check of one step: its rows are the full reference's,
+     * its budget the full one's over those rows (at most the full one). */
+    enum { K = 5 };
+    const int rows[K] = { 0, 3, N / 2, N - 2, N - 1 };
+    double yr[K * 16], budget_rows = -1.0;
+    sammon_check_reference(N, n, m, 1, x, y, c, alpha, ref, &budget);
+    int rc = sammon_check_rows(N, n, m, x, y, c, alpha, rows, K, yr, &budget_rows);
+    worst = 0.0;
+    for (int i = 0; i < K; i++)
+        for (int q = 0; q < m; q++)
+            worst = fmax(worst, fabs(yr[i * m + q] - ref[(size_t)rows[i] * m + q]));
+    tap_ok(rc == 0 && worst == 0.0 && budget_rows > 0 && budget_rows <= budget,
+           "N=%d: one step on %d rows = the full step's rows (%.2g), budget %.3g <= %.3g", N,
+           K, worst, budget_rows, budget);
     free(ref);
     free(out);
     free(h);
@@ -191,7 +205,7 @@ int main(void)
     uint64_t seed = tap_seed();
     struct rb_rng r;
     rb_rng_seed(&r, seed);
-    tap_plan(3 * 3 + 4 * 2 + 5);
+    tap_plan(3 * 3 + 5 * 2 + 5);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     check_derivatives(&r, 7, 5, 2);

@@ -117,3 +117,29 @@ out_free:
     free(ya);
     return rc;
 }
+
+int sammon_check_rows(int N, int n, int m, const double *x, const double *y0, double c,
+                      double alpha, const int *rows, int k, double *y_rows, double *budget)
+{
+    double *ab = malloc(2 * (size_t)k * sizeof *ab);
+    if (m > MAX_M || !ab) {
+        free(ab);
+        return m > MAX_M ? RB_EINVAL : RB_ENOMEM;
+    }
+    double coef = alpha * 2.0 / c, P = n + 2.0 * m + 20.0;
+    double root = SAMMON_CHECK_LAMBDA * sqrt(N - 1.0), sums = 0.0, upd = 0.0;
+    SAMMON_PARALLEL_FOR
+    for (int i = 0; i < k; i++)
+        point_step(N, n, m, x, y0, coef, rows[i], y_rows + (size_t)i * m, &ab[2 * (size_t)i],
+                   &ab[2 * (size_t)i + 1]);
+    for (int i = 0; i < k; i++) {
+        sums = fmax(sums, coef * (P * ab[2 * (size_t)i] + root * ab[2 * (size_t)i + 1]));
+        for (int q = 0; q < m; q++) {
+            const double next = y_rows[(size_t)i * m + q];
+            upd = fmax(upd, fabs(next) + 4.0 * fabs(next - y0[(size_t)rows[i] * m + q]));
+        }
+    }
+    *budget = sums + upd;
+    free(ab);
+    return 0;
+}

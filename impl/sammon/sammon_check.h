@@ -21,6 +21,13 @@ extern "C" {
 int sammon_check_reference(int N, int n, int m, int iters, const double *x, const double *y0,
                            double c, double alpha, double *y_ref, double *budget);
 
+/* One step, as sammon_check_reference's with iters 1, for the k rows
+ * `rows` of y only: their reference rows into y_rows (k x m), *budget over
+ * those rows.  A step's row depends on y0 alone, so a sample of rows is
+ * checked exactly in O(k N n) instead of O(N^2 n). */
+int sammon_check_rows(int N, int n, int m, const double *x, const double *y0, double c,
+                      double alpha, const int *rows, int k, double *y_rows, double *budget);
+
 #ifdef __cplusplus
 }
 #endif
