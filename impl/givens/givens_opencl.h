@@ -133,9 +133,7 @@ void givens_opencl_teardown(struct rb_case *c);
 /* rb_opencl_occupancy of each kernel of the timed region. */
 void givens_opencl_occupancy(struct rb_case *c, struct rb_occ *occ);
 
-/* givens_opencl_kernels.c.  The device's largest work-group along
- * dimension 0. */
-size_t givens_opencl_max_wg(const struct rb_opencl *cl);
+/* givens_opencl_kernels.c. */
 /* Build the case's program (s->wg, or s->slots and s->width), create the
  * kernels its timed region launches and set their arguments; the buffers
  * must exist.  0, RB_EBUILD, RB_EDEVICE, or RB_ESKIP when a fused kernel
@@ -168,14 +166,6 @@ int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int 
  * value: the backward's rotate kernel applied to M = V = I, then U <- M.
  * Untimed; waits for the result. */
 int givens_opencl_form_u_rotate(struct rb_case *c, struct givens_opencl *s);
-
-/* givens_opencl.c, for givens_opencl_apply.c.  A device buffer of `bytes`;
- * a blocking upload, its time added to c->transfer_ms; NaN over `count`
- * elements of buf. */
-int givens_opencl_buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out);
-int givens_opencl_upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst,
-                         const void *src, size_t bytes);
-int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count);
 
 /* givens_opencl_apply.c: after theta and the table's buffer, the apply
  * kinds' host draws (X, then dL/dY, from rb_seed_derive(c->seed,
