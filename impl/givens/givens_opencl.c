@@ -12,7 +12,9 @@
 #include "impl/common/roundrobin.h"
 #include "impl/givens/givens.h"
 #include "impl/givens/givens_case.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_setup.h"
+#include "impl/givens/givens_opencl_kernels.h"
+#include "impl/givens/givens_opencl_run.h"
 
 static int case_m(const struct rb_case *c)
 {

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include "impl/common/rng.h"
 #include "impl/givens/givens.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_setup.h"
+#include "impl/givens/givens_opencl_kernels.h"
 
 /* Upload n x nb fp64 values in the case's precision into a new buffer. */
 static int upload_matrix(struct rb_case *c, struct givens_opencl *s, const double *a,

@@ -4,7 +4,8 @@
  * arguments, and report their occupancy. */
 #include <stdio.h>
 #include <string.h>
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_kernels.h"
+#include "impl/givens/givens_opencl_run.h"
 
 /* The kernel files, joined in this order into a program: each needs those
  * before it that it names. */
