@@ -151,6 +151,8 @@ size_t rb_opencl_device_wg(const struct rb_opencl *cl);
 size_t rb_opencl_max_wg(const struct rb_opencl *cl);
 /* CL_DEVICE_LOCAL_MEM_SIZE, bytes per work-group; 0 if unknown. */
 cl_ulong rb_opencl_local_mem(const struct rb_opencl *cl);
+/* 1 if the device does double precision (cl_khr_fp64), else 0. */
+int rb_opencl_fp64(const struct rb_opencl *cl);
 
 /* A read-write buffer of `bytes` (rb_fault_buffer_bytes applied).  0,
  * RB_ENOMEM when the device cannot hold it, or RB_EDEVICE; the status's
@@ -181,6 +183,8 @@ size_t rb_opencl_device_wg(const struct rb_opencl *cl);
 size_t rb_opencl_max_wg(const struct rb_opencl *cl);
 /* CL_DEVICE_LOCAL_MEM_SIZE, bytes per work-group; 0 if unknown. */
 cl_ulong rb_opencl_local_mem(const struct rb_opencl *cl);
+/* 1 if the device does double precision (cl_khr_fp64), else 0. */
+int rb_opencl_fp64(const struct rb_opencl *cl);
 
 /* A read-write buffer of `bytes` (rb_fault_buffer_bytes applied).  0,
  * RB_ENOMEM when the device cannot hold it, or RB_EDEVICE; the status's

@@ -35,6 +35,13 @@ cl_ulong rb_opencl_local_mem(const struct rb_opencl *cl)
     return bytes;
 }
 
+int rb_opencl_fp64(const struct rb_opencl *cl)
+{
+    cl_device_fp_config fp = 0;
+    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
+           == CL_SUCCESS && fp != 0;
+}
+
 int rb_opencl_buffer(struct rb_case *c, const struct rb_opencl *cl, size_t bytes, cl_mem *out)
 {
     cl_int err;

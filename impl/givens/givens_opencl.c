@@ -74,13 +74,6 @@ static int algorithm3(enum givens_cl_kind kind)
     return kind == GIVENS_CL_PAPER_BACKWARD || kind == GIVENS_CL_FUSED_BACKWARD;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 int givens_opencl_admit(struct rb_case *c)
 {
     long long n = rb_case_param(c, "n", 0), m = case_m(c);
@@ -92,7 +85,7 @@ int givens_opencl_admit(struct rb_case *c)
     char why[256];
     if (rb_opencl_get(c->ctx, &cl, why, sizeof why))
         return 0;                       /* setup reports it */
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     size_t maxwg = rb_opencl_max_wg(cl);
     if (!givens_cl_engine(case_kind(c))) {
@@ -254,7 +247,7 @@ static int setup_host(struct rb_case *c, struct givens_opencl *s)
     s->nb = (int)rb_case_param(c, "batch", 1);
     if (s->n < 2 || s->m > s->n || s->nb < 1)
         return rb_fail(c, RB_EINVAL, "n=%d m=%d batch=%d do not combine", s->n, s->m, s->nb);
-    if (c->prec == RB_PREC_F64 && !device_fp64(s->cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(s->cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", s->cl->name);
     s->nt = rb_rr_padded(s->n);
     s->S = rb_rr_slots(s->n);

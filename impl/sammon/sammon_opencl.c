@@ -44,17 +44,10 @@ static int device_has(const struct rb_opencl *cl, const char *ext)
     return found;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 /* RB_ESKIP for what the device cannot do; 0 otherwise. */
 static int device_admits(struct rb_case *c, const struct rb_opencl *cl, long long wg)
 {
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     if (c->prec == RB_PREC_F64 && case_kind(c) == SAMMON_CL_MODIFIED
         && !device_has(cl, "cl_khr_int64_base_atomics"))

@@ -16,20 +16,13 @@ static int case_fused(const struct rb_case *c)
     return c->v->kind == SBO_KIND_FUSED;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 /* RB_ESKIP for what the device or the kernels cannot do; 0 otherwise. */
 static int device_admits(struct rb_case *c, const struct rb_opencl *cl, long long wg)
 {
     long long p = rb_case_param(c, "p", 64);
     if (p > SBO_CL_MAX_P)
         return rb_fail(c, RB_ESKIP, "p=%lld > the kernels' %d", p, SBO_CL_MAX_P);
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     size_t most = rb_opencl_max_wg(cl);
     if (wg < 1 || (size_t)wg > most)

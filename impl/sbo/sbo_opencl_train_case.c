@@ -207,13 +207,6 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     t->offs_h = NULL;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 /* RB_ESKIP for what the device, the build or the kernels cannot do. */
 static int device_admits(struct rb_case *c, const struct rb_opencl *cl)
 {
@@ -221,7 +214,7 @@ static int device_admits(struct rb_case *c, const struct rb_opencl *cl)
     size_t most = rb_opencl_device_wg(cl);
     if (p > SBO_CL_MAX_P)
         return rb_fail(c, RB_ESKIP, "p=%lld > the kernels' %d", p, SBO_CL_MAX_P);
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     if (wg < 1 || (size_t)wg > most || most < GEMM_GROUP)
         return rb_fail(c, RB_ESKIP, "wg=%lld (and the GEMM's %d) outside 1..%zu of %s", wg,
