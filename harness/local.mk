@@ -32,6 +32,7 @@ librb_opencl_a_SOURCES += \
 	%reldir%/backend/opencl.h %reldir%/backend/opencl.c \
 	%reldir%/backend/opencl_program.c %reldir%/backend/opencl_occ.c \
 	%reldir%/backend/opencl_info.c %reldir%/backend/opencl_ceiling.c
+librb_opencl_a_SOURCES += %reldir%/backend/opencl_buffer.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/rb_ceiling.c
 CLEANFILES += kernels/opencl/rb_ceiling.c
 endif RB_HAVE_OPENCL

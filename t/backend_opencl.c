@@ -177,6 +177,57 @@ static void check_cl_dir(struct rb_ctx *ctx, const char *dir)
     unlink(path);
 }
 
+/* The buffer helpers: limits, upload and download at an offset, NaN
+ * poison in both precisions, a size no device holds, release. */
+static void check_buffers(struct rb_case *c, struct rb_opencl *cl, uint64_t seed)
+{
+    size_t wg = rb_opencl_max_wg(cl), dwg = rb_opencl_device_wg(cl);
+    tap_ok(wg >= 1 && dwg >= wg && rb_opencl_local_mem(cl) > 0,
+           "limits: work-group %zu (device %zu), local %llu bytes", wg, dwg,
+           (unsigned long long)rb_opencl_local_mem(cl));
+    static const struct rb_variant v = { .paper = "test", .algo = "buffers", .name = "opencl" };
+    const struct rb_variant *was = c->v;
+    c->v = &v;                          /* rb_fault_buffer_bytes asks whose case it is */
+    enum { N = 1000 };
+    static float in[N], out[N];
+    static double dout[N];
+    struct rb_rng r;
+    rb_rng_seed(&r, seed);
+    for (int i = 0; i < N; i++)
+        in[i] = (float)rb_rng_uniform(&r);
+    cl_mem a = NULL, d = NULL, huge = NULL;
+    int rc = rb_opencl_buffer(c, cl, N * sizeof(double), &a);
+    if (!rc)
+        rc = rb_opencl_buffer(c, cl, N * sizeof(double), &d);
+    c->transfer_ms = -1;
+    if (!rc)
+        rc = rb_opencl_poison(c, cl, a, sizeof(float), N);
+    if (!rc)
+        rc = rb_opencl_upload(c, cl, a, 100 * sizeof(float), in + 100, 200 * sizeof(float));
+    memset(out, 0, sizeof out);
+    if (!rc)
+        rc = rb_opencl_download(c, cl, a, 0, out, sizeof out);
+    int good = !rc && c->transfer_ms >= 0;
+    for (int i = 0; i < N; i++)
+        good &= (i >= 100 && i < 300) ? out[i] == in[i] : isnan(out[i]);
+    tap_ok(good, "float poison, upload at an offset, download (%s)", rc ? c->msg : "ok");
+    if (!rc)
+        rc = rb_opencl_poison(c, cl, d, sizeof(double), N);
+    if (!rc)
+        rc = rb_opencl_download(c, cl, d, 0, dout, sizeof dout);
+    good = !rc;
+    for (int i = 0; i < N; i++)
+        good &= isnan(dout[i]);
+    tap_ok(good, "double poison (%s)", rc ? c->msg : "ok");
+    rc = rb_opencl_buffer(c, cl, (size_t)-1 / 2, &huge);
+    tap_ok(rc == RB_ENOMEM && strstr(c->msg, "CL_"), "a size no device holds: %s", c->msg);
+    cl_mem *const mems[] = { &a, &d, &huge };
+    rb_opencl_mems_release(mems, 3);
+    rb_opencl_mems_release(mems, 3);
+    tap_ok(!a && !d && !huge, "released, and safe twice");
+    c->v = was;
+}
+
 int main(void)
 {
     struct rb_ctx ctx;
@@ -185,7 +236,7 @@ int main(void)
     ctx.cl_dir = NULL;
     if (!rb_opencl_available(&ctx, why, sizeof why))
         tap_skip_all("no OpenCL device: %s", why);
-    tap_plan(16);
+    tap_plan(21);
     uint64_t seed = tap_seed();
     tap_diag("seed %llu (set RB_TEST_SEED to repeat)", (unsigned long long)seed);
     struct rb_opencl *cl = NULL;
@@ -215,6 +266,7 @@ int main(void)
            "other options: another program, the #ifndef default 1");
 
     check_saxpy(&c, cl, p4, seed);
+    check_buffers(&c, cl, seed);
 
     char dir[] = "/tmp/rb-cl-XXXXXX";
     if (mkdtemp(dir)) {

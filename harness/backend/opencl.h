@@ -143,4 +143,36 @@ struct rb_ceiling;
  * RB_EBUILD with the reason in out->error. */
 int rb_ceiling_opencl(struct rb_ctx *ctx, struct rb_ceiling *out);
 
+/* Device limits and buffers (opencl_buffer.c).  A kernel's own limits are
+ * rb_opencl_kernel_info's.  CL_DEVICE_MAX_WORK_GROUP_SIZE; 0 if unknown. */
+size_t rb_opencl_device_wg(const struct rb_opencl *cl);
+/* The largest work-group of a one-dimensional launch: the above, capped by
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES[0]. */
+size_t rb_opencl_max_wg(const struct rb_opencl *cl);
+/* CL_DEVICE_LOCAL_MEM_SIZE, bytes per work-group; 0 if unknown. */
+cl_ulong rb_opencl_local_mem(const struct rb_opencl *cl);
+/* 1 if the device does double precision (cl_khr_fp64), else 0. */
+int rb_opencl_fp64(const struct rb_opencl *cl);
+
+/* A read-write buffer of `bytes` (rb_fault_buffer_bytes applied).  0,
+ * RB_ENOMEM when the device cannot hold it, or RB_EDEVICE; the status's
+ * name in c->msg. */
+int rb_opencl_buffer(struct rb_case *c, const struct rb_opencl *cl, size_t bytes, cl_mem *out);
+/* Blocking write of `bytes` from src at `offset`; the time is added to
+ * c->transfer_ms.  0 or RB_EDEVICE. */
+int rb_opencl_upload(struct rb_case *c, const struct rb_opencl *cl, cl_mem dst, size_t offset,
+                     const void *src, size_t bytes);
+/* Enqueue a fill of the first `bytes` of buf with `pattern`; not waited for. */
+int rb_opencl_fill(struct rb_case *c, const struct rb_opencl *cl, cl_mem buf,
+                   const void *pattern, size_t pattern_size, size_t bytes);
+/* `count` elements of `sz` bytes (8: double, else float) of buf set to NaN,
+ * so that an output never written fails verify; waited for. */
+int rb_opencl_poison(struct rb_case *c, const struct rb_opencl *cl, cl_mem buf, size_t sz,
+                     size_t count);
+/* Blocking read of `bytes` at `offset` into dst.  0 or RB_EDEVICE. */
+int rb_opencl_download(struct rb_case *c, const struct rb_opencl *cl, cl_mem src, size_t offset,
+                       void *dst, size_t bytes);
+/* Release each buffer that is set and clear it; safe twice. */
+void rb_opencl_mems_release(cl_mem *const mems[], size_t n);
+
 #endif

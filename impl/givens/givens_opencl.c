@@ -12,7 +12,9 @@
 #include "impl/common/roundrobin.h"
 #include "impl/givens/givens.h"
 #include "impl/givens/givens_case.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_setup.h"
+#include "impl/givens/givens_opencl_kernels.h"
+#include "impl/givens/givens_opencl_run.h"
 
 static int case_m(const struct rb_case *c)
 {
@@ -72,13 +74,6 @@ static int algorithm3(enum givens_cl_kind kind)
     return kind == GIVENS_CL_PAPER_BACKWARD || kind == GIVENS_CL_FUSED_BACKWARD;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 int givens_opencl_admit(struct rb_case *c)
 {
     long long n = rb_case_param(c, "n", 0), m = case_m(c);
@@ -90,9 +85,9 @@ int givens_opencl_admit(struct rb_case *c)
     char why[256];
     if (rb_opencl_get(c->ctx, &cl, why, sizeof why))
         return 0;                       /* setup reports it */
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
-    size_t maxwg = givens_opencl_max_wg(cl);
+    size_t maxwg = rb_opencl_max_wg(cl);
     if (!givens_cl_engine(case_kind(c))) {
         long long wg = rb_case_param(c, "wg", 64);
         if (wg < 1 || (size_t)wg > maxwg)
@@ -188,54 +183,19 @@ static void form_gamma(const struct givens_opencl *s, enum rb_prec prec, void *g
         }
 }
 
-int givens_opencl_buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out)
-{
-    cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes);    /* RB_FAULT=oom: a size no device holds */
-    *out = clCreateBuffer(s->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-        || err == CL_INVALID_BUFFER_SIZE)
-        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, s->cl->name,
-                       rb_cl_strerror(err));
-    RB_CL_CHECK(c, err);
-    return 0;
-}
-
-int givens_opencl_upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst,
-                         const void *src, size_t bytes)
-{
-    uint64_t t0 = rb_now_ns();
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(s->cl->queue, dst, CL_TRUE, 0, bytes, src, 0, NULL,
-                                        NULL));
-    c->transfer_ms = (c->transfer_ms > 0 ? c->transfer_ms : 0) + rb_ms_since(t0);
-    return 0;
-}
-
-/* NaN, so that an output never written fails verify. */
-int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count)
-{
-    float nan_f = NAN;
-    double nan_d = NAN;
-    const void *pattern = s->sz == sizeof nan_d ? (const void *)&nan_d : (const void *)&nan_f;
-    RB_CL_CHECK(c, clEnqueueFillBuffer(s->cl->queue, buf, pattern, s->sz, 0, count * s->sz, 0,
-                                       NULL, NULL));
-    RB_CL_CHECK(c, clFinish(s->cl->queue));
-    return 0;
-}
-
 /* Buffers, uploads and kernels; Algorithm 3 also Gamma and U; apply mode
  * goes on in givens_opencl_apply_setup. */
 static int setup_device(struct rb_case *c, struct givens_opencl *s, const void *theta)
 {
     size_t nn = (size_t)s->n * s->n;
     size_t table = (size_t)givens_cl_table_rows(s->steps) * s->S * 2 * s->sz;
-    int rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->theta);
+    int rc = rb_opencl_buffer(c, s->cl, s->count * s->sz, &s->theta);
     if (!rc && !givens_cl_apply(s->kind))
-        rc = givens_opencl_buffer(c, s, nn * s->sz, &s->U);
+        rc = rb_opencl_buffer(c, s->cl, nn * s->sz, &s->U);
     if (!rc && s->kind != GIVENS_CL_PAPER_FORWARD)
-        rc = givens_opencl_buffer(c, s, table, &s->cs);
+        rc = rb_opencl_buffer(c, s->cl, table, &s->cs);
     if (!rc)
-        rc = givens_opencl_upload(c, s, s->theta, theta, s->count * s->sz);
+        rc = rb_opencl_upload(c, s->cl, s->theta, 0, theta, s->count * s->sz);
     if (rc)
         return rc;
     if (givens_cl_apply(s->kind))
@@ -247,24 +207,24 @@ static int setup_device(struct rb_case *c, struct givens_opencl *s, const void *
         return rb_fail(c, RB_ENOMEM, "Gamma for n=%d", s->n);
     givens_cotangent_draw(c->seed, s->n, s->G, s->X);
     form_gamma(s, c->prec, gamma);
-    rc = givens_opencl_buffer(c, s, nn * s->sz, &s->gamma);
+    rc = rb_opencl_buffer(c, s->cl, nn * s->sz, &s->gamma);
     if (!rc)
-        rc = givens_opencl_upload(c, s, s->gamma, gamma, nn * s->sz);
+        rc = rb_opencl_upload(c, s->cl, s->gamma, 0, gamma, nn * s->sz);
     free(gamma);
     if (s->kind == GIVENS_CL_PAPER_BACKWARD) {
         if (!rc)
-            rc = givens_opencl_buffer(c, s, nn * s->sz, &s->M);
+            rc = rb_opencl_buffer(c, s->cl, nn * s->sz, &s->M);
         if (!rc)
-            rc = givens_opencl_buffer(c, s, nn * s->sz, &s->V);
+            rc = rb_opencl_buffer(c, s->cl, nn * s->sz, &s->V);
         if (!rc)
-            rc = givens_opencl_buffer(c, s, (size_t)s->S * s->n * s->sz, &s->A);
+            rc = rb_opencl_buffer(c, s->cl, (size_t)s->S * s->n * s->sz, &s->A);
     } else if (!rc) {
         /* The sweep writes its padding steps' sums too (givens_slab.cl). */
-        rc = givens_opencl_buffer(c, s, (size_t)givens_cl_table_rows(s->steps) * s->S * s->sz
+        rc = rb_opencl_buffer(c, s->cl, (size_t)givens_cl_table_rows(s->steps) * s->S * s->sz
                                             * (size_t)s->groups, &s->P);
     }
     if (!rc)
-        rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->dtheta);
+        rc = rb_opencl_buffer(c, s->cl, s->count * s->sz, &s->dtheta);
     if (rc)
         return rc;
     if (s->kind == GIVENS_CL_PAPER_BACKWARD) {      /* its fallback needs its kernels */
@@ -287,7 +247,7 @@ static int setup_host(struct rb_case *c, struct givens_opencl *s)
     s->nb = (int)rb_case_param(c, "batch", 1);
     if (s->n < 2 || s->m > s->n || s->nb < 1)
         return rb_fail(c, RB_EINVAL, "n=%d m=%d batch=%d do not combine", s->n, s->m, s->nb);
-    if (c->prec == RB_PREC_F64 && !device_fp64(s->cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(s->cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", s->cl->name);
     s->nt = rb_rr_padded(s->n);
     s->S = rb_rr_slots(s->n);
@@ -350,8 +310,8 @@ int givens_opencl_setup(struct rb_case *c)
     if (rc || givens_cl_apply(s->kind))
         return rc;
     if (algorithm3(s->kind))
-        return givens_opencl_poison(c, s, s->dtheta, s->count);
-    return givens_opencl_poison(c, s, s->U, (size_t)s->n * s->n);
+        return rb_opencl_poison(c, s->cl, s->dtheta, s->sz, s->count);
+    return rb_opencl_poison(c, s->cl, s->U, s->sz, (size_t)s->n * s->n);
 }
 
 int givens_opencl_verify(struct rb_case *c, struct rb_check *out)
@@ -360,9 +320,10 @@ int givens_opencl_verify(struct rb_case *c, struct rb_check *out)
     if (givens_cl_apply(s->kind))
         return givens_opencl_apply_verify(c, s, out);
     int backward = algorithm3(s->kind);
-    RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, backward ? s->dtheta : s->U, CL_TRUE, 0,
-                                       (backward ? s->count : (size_t)s->n * s->n) * s->sz,
-                                       s->out, 0, NULL, NULL));
+    int rc = rb_opencl_download(c, s->cl, backward ? s->dtheta : s->U, 0, s->out,
+                                (backward ? s->count : (size_t)s->n * s->n) * s->sz);
+    if (rc)
+        return rc;
     return givens_verify_output(c, backward, s->n, s->m, s->theta_d, s->out, s->G, s->X, out);
 }
 
@@ -380,11 +341,9 @@ void givens_opencl_teardown(struct rb_case *c)
     for (int k = 0; k < GIVENS_CL_NKERNELS; k++)
         if (s->k[k])
             clReleaseKernel(s->k[k]);
-    cl_mem bufs[] = { s->theta, s->U, s->gamma, s->M, s->V, s->A, s->dtheta, s->cs, s->P,
-                      s->Xd, s->Y, s->GY, s->dX };
-    for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
-        if (bufs[b])
-            clReleaseMemObject(bufs[b]);
+    cl_mem *const bufs[] = { &s->theta, &s->U, &s->gamma, &s->M, &s->V, &s->A, &s->dtheta,
+                             &s->cs, &s->P, &s->Xd, &s->Y, &s->GY, &s->dX };
+    rb_opencl_mems_release(bufs, sizeof bufs / sizeof bufs[0]);
     free(s->out);
     free(s->out2);
     free(s->X);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL Givens variants (kernels/opencl/givens_*.cl): the case state
- * and the entry points their table names.  Private to impl/givens. */
+ * that every layer shares.  The layers call one way, each through its own
+ * header: givens_opencl_setup.h (givens_opencl.c, givens_opencl_apply.c)
+ * -> givens_opencl_kernels.h -> givens_opencl_run.h; the table names
+ * entry points of all three.  Private to impl/givens. */
 #ifndef GIVENS_OPENCL_H
 #define GIVENS_OPENCL_H
 
@@ -65,13 +68,6 @@ static inline int givens_cl_table_rows(int steps)
     return (steps + GIVENS_CL_SLOTS_MAX - 1) / GIVENS_CL_SLOTS_MAX * GIVENS_CL_SLOTS_MAX;
 }
 
-/* Column groups per work-group (WG) and values per row of a group (W) of a
- * fused kind for the case's cols: the forward holds groups of up to 4 (f32)
- * or 2 (f64) columns of U; the backward one group, cols columns of M and
- * the same of V.  0 groups where cols does not split so. */
-void givens_cl_fused_shape(enum givens_cl_kind kind, size_t sz, int cols, int *groups,
-                           int *width);
-
 /* One case's host and device data.  "prec" arrays hold float or double. */
 struct givens_opencl {
     enum givens_cl_kind kind;
@@ -111,79 +107,5 @@ extern const struct rb_axis givens_fused_axes[];
 extern const struct rb_axis givens_fused_backward_axes[];
 extern const struct rb_axis givens_apply_axes[];
 extern const struct rb_axis givens_apply_backward_axes[];
-
-/* RB_ESKIP when m > n, the device lacks fp64 for an f64 case, or the
- * tunables do not fit (wg above the device's work-group size; slots not
- * dividing the nt/2 slots, or the work-group's (nt/2 / slots) column groups
- * above the device's work-items; cols or batch below 1, or cols not a whole
- * number of a fused kind's column groups). */
-int givens_opencl_admit(struct rb_case *c);
-/* Device bytes of the case's buffers. */
-size_t givens_opencl_footprint(const struct rb_case *c);
-/* Build the programs (c->build_ms), draw theta from c->seed as the CPU
- * variants do, upload (c->transfer_ms); the backwards form U on the device
- * (untimed) and Gamma = G X^T, or Y = U X (apply); outputs are poisoned with
- * NaN.  0 or RB_E*. */
-int givens_opencl_setup(struct rb_case *c);
-/* Read the outputs back and check them with givens_check_forward,
- * _backward, _apply or _apply_backward. */
-int givens_opencl_verify(struct rb_case *c, struct rb_check *out);
-/* Release everything; safe after a partial setup and twice. */
-void givens_opencl_teardown(struct rb_case *c);
-/* rb_opencl_occupancy of each kernel of the timed region. */
-void givens_opencl_occupancy(struct rb_case *c, struct rb_occ *occ);
-
-/* givens_opencl_kernels.c.  The device's largest work-group along
- * dimension 0. */
-size_t givens_opencl_max_wg(const struct rb_opencl *cl);
-/* Build the case's program (s->wg, or s->slots and s->width), create the
- * kernels its timed region launches and set their arguments; the buffers
- * must exist.  0, RB_EBUILD, RB_EDEVICE, or RB_ESKIP when a fused kernel
- * cannot hold nt/2 / slots work-items or their local memory. */
-int givens_opencl_prepare(struct rb_case *c, struct givens_opencl *s);
-/* The input of a backward on the device (untimed), before the fused
- * backwards' givens_opencl_prepare and after the paper backward's: U for
- * Algorithm 3, or Y = U X for the apply-form JVP, by the fused forward (or
- * apply) with one column per group and the fewest slots per work-item that
- * fits; the paper backward falls back to givens_opencl_form_u_rotate, the
- * others skip.  Their kernels are released after, and the paper backward's
- * rotation table. */
-int givens_opencl_form_input(struct rb_case *c, struct givens_opencl *s);
-
-/* Timed regions (givens_opencl_run.c): enqueue, wait, and set c->device_ms
- * from the first command's start to the last command's end.  run_fused
- * serves every kind on the fused engine. */
-int givens_opencl_run_paper_forward(struct rb_case *c);
-int givens_opencl_run_paper_backward(struct rb_case *c);
-int givens_opencl_run_fused(struct rb_case *c);
-
-/* Work-groups of width columns each over ncols columns. */
-size_t givens_opencl_slabs(int ncols, int width);
-/* Enqueue the rotation table into s->cs, then sweep kernel k (arguments set)
- * over `groups` work-groups of s->local[k]; the events of both launches if
- * first and last are not NULL. */
-int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int k,
-                                size_t groups, cl_event *first, cl_event *last);
-/* U on the device for the backward when the fused forward fits no slots
- * value: the backward's rotate kernel applied to M = V = I, then U <- M.
- * Untimed; waits for the result. */
-int givens_opencl_form_u_rotate(struct rb_case *c, struct givens_opencl *s);
-
-/* givens_opencl.c, for givens_opencl_apply.c.  A device buffer of `bytes`;
- * a blocking upload, its time added to c->transfer_ms; NaN over `count`
- * elements of buf. */
-int givens_opencl_buffer(struct rb_case *c, struct givens_opencl *s, size_t bytes, cl_mem *out);
-int givens_opencl_upload(struct rb_case *c, struct givens_opencl *s, cl_mem dst,
-                         const void *src, size_t bytes);
-int givens_opencl_poison(struct rb_case *c, struct givens_opencl *s, cl_mem buf, size_t count);
-
-/* givens_opencl_apply.c: after theta and the table's buffer, the apply
- * kinds' host draws (X, then dL/dY, from rb_seed_derive(c->seed,
- * "givens/apply")), their buffers and kernels, Y formed for the backward,
- * outputs poisoned; and their verification by givens_check_apply /
- * givens_check_apply_backward. */
-int givens_opencl_apply_setup(struct rb_case *c, struct givens_opencl *s);
-int givens_opencl_apply_verify(struct rb_case *c, struct givens_opencl *s,
-                               struct rb_check *out);
 
 #endif

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include "impl/common/rng.h"
 #include "impl/givens/givens.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_setup.h"
+#include "impl/givens/givens_opencl_kernels.h"
 
 /* Upload n x nb fp64 values in the case's precision into a new buffer. */
 static int upload_matrix(struct rb_case *c, struct givens_opencl *s, const double *a,
@@ -21,9 +22,9 @@ static int upload_matrix(struct rb_case *c, struct givens_opencl *s, const doubl
         else
             ((float *)h)[k] = (float)a[k];
     }
-    int rc = givens_opencl_buffer(c, s, len * s->sz, out);
+    int rc = rb_opencl_buffer(c, s->cl, len * s->sz, out);
     if (!rc)
-        rc = givens_opencl_upload(c, s, *out, h, len * s->sz);
+        rc = rb_opencl_upload(c, s->cl, *out, 0, h, len * s->sz);
     free(h);
     return rc;
 }
@@ -55,28 +56,28 @@ int givens_opencl_apply_setup(struct rb_case *c, struct givens_opencl *s)
     if (!rc)
         rc = upload_matrix(c, s, s->X, &s->Xd);
     if (!rc)
-        rc = givens_opencl_buffer(c, s, len * s->sz, &s->Y);
+        rc = rb_opencl_buffer(c, s->cl, len * s->sz, &s->Y);
     if (rc)
         return rc;
     if (s->kind == GIVENS_CL_APPLY_FORWARD) {
         rc = givens_opencl_prepare(c, s);
-        return rc ? rc : givens_opencl_poison(c, s, s->Y, len);
+        return rc ? rc : rb_opencl_poison(c, s->cl, s->Y, s->sz, len);
     }
     rc = upload_matrix(c, s, s->G, &s->GY);
     if (!rc)
-        rc = givens_opencl_buffer(c, s, (size_t)s->steps * s->S * s->sz * (size_t)s->groups,
+        rc = rb_opencl_buffer(c, s->cl, (size_t)s->steps * s->S * s->sz * (size_t)s->groups,
                                   &s->P);
     if (!rc)
-        rc = givens_opencl_buffer(c, s, s->count * s->sz, &s->dtheta);
+        rc = rb_opencl_buffer(c, s->cl, s->count * s->sz, &s->dtheta);
     if (!rc)
-        rc = givens_opencl_buffer(c, s, len * s->sz, &s->dX);
+        rc = rb_opencl_buffer(c, s->cl, len * s->sz, &s->dX);
     if (!rc)
         rc = givens_opencl_form_input(c, s);
     if (!rc)
         rc = givens_opencl_prepare(c, s);
     if (!rc)
-        rc = givens_opencl_poison(c, s, s->dtheta, s->count);
-    return rc ? rc : givens_opencl_poison(c, s, s->dX, len);
+        rc = rb_opencl_poison(c, s->cl, s->dtheta, s->sz, s->count);
+    return rc ? rc : rb_opencl_poison(c, s->cl, s->dX, s->sz, len);
 }
 
 int givens_opencl_apply_verify(struct rb_case *c, struct givens_opencl *s,
@@ -85,14 +86,13 @@ int givens_opencl_apply_verify(struct rb_case *c, struct givens_opencl *s,
     size_t len = (size_t)s->n * s->nb;
     int rc;
     if (s->kind == GIVENS_CL_APPLY_FORWARD) {
-        RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->Y, CL_TRUE, 0, len * s->sz, s->out,
-                                           0, NULL, NULL));
+        if ((rc = rb_opencl_download(c, s->cl, s->Y, 0, s->out, len * s->sz)))
+            return rc;
         rc = givens_check_apply(s->n, s->m, s->theta_d, s->X, s->out, s->nb, c->prec, out);
     } else {
-        RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->dtheta, CL_TRUE, 0,
-                                           s->count * s->sz, s->out, 0, NULL, NULL));
-        RB_CL_CHECK(c, clEnqueueReadBuffer(s->cl->queue, s->dX, CL_TRUE, 0, len * s->sz,
-                                           s->out2, 0, NULL, NULL));
+        if ((rc = rb_opencl_download(c, s->cl, s->dtheta, 0, s->out, s->count * s->sz))
+            || (rc = rb_opencl_download(c, s->cl, s->dX, 0, s->out2, len * s->sz)))
+            return rc;
         rc = givens_check_apply_backward(s->n, s->m, s->theta_d, s->X, s->G, s->out, s->out2,
                                          s->nb, c->prec, out);
     }

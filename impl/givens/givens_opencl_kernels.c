@@ -4,7 +4,8 @@
  * arguments, and report their occupancy. */
 #include <stdio.h>
 #include <string.h>
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_kernels.h"
+#include "impl/givens/givens_opencl_run.h"
 
 /* The kernel files, joined in this order into a program: each needs those
  * before it that it names. */
@@ -58,16 +59,6 @@ static const char *const kernel_names[GIVENS_CL_NKERNELS] = {
     [GIVENS_CL_SET_A] = "givens_paper_backward_set_a",
     [GIVENS_CL_ROW_SUM] = "givens_paper_backward_row_sum",
 };
-
-size_t givens_opencl_max_wg(const struct rb_opencl *cl)
-{
-    size_t wg = 0, items[16] = { 0 };
-    clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-    if (clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL)
-        == CL_SUCCESS && items[0] && items[0] < wg)
-        wg = items[0];
-    return wg;
-}
 
 /* Build the sources of the mask `srcs` (in enum order) with the precision's
  * and `extra` defines, and create the kernels of the mask `kernels`. */
@@ -154,14 +145,6 @@ static void sweep_local(const struct givens_opencl *s, int slab, int staged, siz
     }
 }
 
-/* The device's local memory per work-group, in bytes. */
-static cl_ulong local_mem_size(const struct givens_opencl *s)
-{
-    cl_ulong bytes = 0;
-    clGetDeviceInfo(s->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes, &bytes, NULL);
-    return bytes;
-}
-
 /* Whether the slab engine's group fits with its steps staged, with a
  * kilobyte to spare for what the compiler adds (alignment of the buffers):
  * a group just over the device's local memory would be skipped, where the
@@ -170,7 +153,7 @@ static int slab_staged(const struct givens_opencl *s)
 {
     size_t bytes[2];
     sweep_local(s, 1, 1, (size_t)(s->S / s->slots) * (size_t)s->cgroups, bytes);
-    return bytes[0] + bytes[1] + 1024 <= local_mem_size(s);
+    return bytes[0] + bytes[1] + 1024 <= rb_opencl_local_mem(s->cl);
 }
 
 /* The arguments of sweep kernel k: `nints` ints, `nmems` buffers, then the
@@ -189,7 +172,7 @@ static int sweep_args(struct rb_case *c, struct givens_opencl *s, int k, int nin
     RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems), bytes[0], NULL));
     RB_CL_CHECK(c, clSetKernelArg(kern, (cl_uint)(nints + nmems + 1), bytes[1], NULL));
     struct rb_opencl_kernel_info info;
-    const cl_ulong local_mem = local_mem_size(s);
+    const cl_ulong local_mem = rb_opencl_local_mem(s->cl);
     if (rb_opencl_kernel_info(s->cl, kern, &info))
         return rb_fail(c, RB_EDEVICE, "kernel info of %s on %s", kernel_names[k], s->cl->name);
     if (info.max_wg < T)
@@ -268,7 +251,7 @@ static int prepare_sweeps(struct rb_case *c, struct givens_opencl *s, unsigned k
 static int prepare_paper_backward(struct rb_case *c, struct givens_opencl *s)
 {
     char extra[96];
-    size_t maxwg = givens_opencl_max_wg(s->cl);
+    size_t maxwg = rb_opencl_max_wg(s->cl);
     for (s->tile = 16; s->tile > 1 && (size_t)(s->tile * s->tile) > maxwg; s->tile /= 2)
         ;
     snprintf(extra, sizeof extra, "-D GIVENS_WG=%d -D GIVENS_TILE=%d", s->wg, s->tile);
@@ -329,7 +312,7 @@ static int form_with_forward(struct rb_case *c, struct givens_opencl *s)
     const int k = s->kind == GIVENS_CL_APPLY_BACKWARD ? GIVENS_CL_APPLY : GIVENS_CL_FUSED;
     const int slots = s->slots, cols = s->cols, width = s->width, cgroups = s->cgroups;
     const int exchange = s->exchange;
-    size_t maxwg = givens_opencl_max_wg(s->cl);
+    size_t maxwg = rb_opencl_max_wg(s->cl);
     int rc = RB_ESKIP;
     s->cols = s->width = s->cgroups = s->exchange = 1;
     for (s->slots = 1; s->slots <= 8 && rc == RB_ESKIP; s->slots *= 2)

@@ -4,7 +4,7 @@
  * profiling events of their first and last commands. */
 #include <stdlib.h>
 #include "harness/fault.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_run.h"
 
 static size_t round_up(size_t x, size_t to)
 {

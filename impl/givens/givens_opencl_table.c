@@ -4,7 +4,9 @@
  * (Y = U X and its JVP without forming U), with their axes. */
 #include "harness/backend/opencl.h"
 #include "impl/givens/givens_case.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_setup.h"
+#include "impl/givens/givens_opencl_kernels.h"
+#include "impl/givens/givens_opencl_run.h"
 
 /* The official kernels run 64 threads over the columns (notes section 8). */
 static const long long wg_deflt[] = { 64, 128, 256, RB_AXIS_END };

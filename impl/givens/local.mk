@@ -25,6 +25,8 @@ if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \
 	%reldir%/givens_opencl_kernels.c %reldir%/givens_opencl_run.c \
 	%reldir%/givens_opencl_table.c %reldir%/givens_opencl_apply.c
+librb_opencl_a_SOURCES += %reldir%/givens_opencl_setup.h %reldir%/givens_opencl_kernels.h \
+	%reldir%/givens_opencl_run.h
 nodist_librb_opencl_a_SOURCES += kernels/opencl/givens_common.c \
 	kernels/opencl/givens_paper_forward.c kernels/opencl/givens_paper_backward.c \
 	kernels/opencl/givens_table.c kernels/opencl/givens_slab.c kernels/opencl/givens_fused.c \

@@ -77,10 +77,8 @@ static int open_device(struct sammon_engine *e, struct cl_engine *k, const float
     if (rc || (rc = sammon_cls_prepare(&k->c, b, MODES)) || (rc = sammon_cls_alloc(&k->c, b,
                                                                                  xf, MODES)))
         return rc == RB_ESKIP ? RB_EDEVICE : rc;
-    cl_int err;
-    k->y = clCreateBuffer(b->cl->context, CL_MEM_READ_WRITE, (size_t)e->N * e->m * sizeof(float),
-                          NULL, &err);
-    RB_CL_CHECK(&k->c, err);
+    if ((rc = rb_opencl_buffer(&k->c, b->cl, (size_t)e->N * e->m * sizeof(float), &k->y)))
+        return rc;
     unsigned lost = 0;
     double dsum = 0.0;
     if ((rc = sammon_cls_fill(&k->c, b, NULL)) || (rc = sammon_cls_fill_result(&k->c, b, &lost,
@@ -163,8 +161,8 @@ static void engine_close(struct sammon_engine *e)
     if (!k)
         return;
     sammon_cls_release(&k->b);
-    if (k->y)
-        clReleaseMemObject(k->y);
+    cl_mem *const y[] = { &k->y };
+    rb_opencl_mems_release(y, 1);
     free(k->st_h);
     free(k->sums_h);
     free(k->yh);

@@ -2,12 +2,9 @@
 /* Admission, setup, verification and teardown of the OpenCL Sammon variants:
  * the case's data from sammon_setup in the variant's layout on the device,
  * poisoned outputs, and the shared check sammon_verify. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fault.h"
-#include "harness/timer.h"
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_opencl.h"
 
@@ -47,23 +44,16 @@ static int device_has(const struct rb_opencl *cl, const char *ext)
     return found;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 /* RB_ESKIP for what the device cannot do; 0 otherwise. */
 static int device_admits(struct rb_case *c, const struct rb_opencl *cl, long long wg)
 {
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     if (c->prec == RB_PREC_F64 && case_kind(c) == SAMMON_CL_MODIFIED
         && !device_has(cl, "cl_khr_int64_base_atomics"))
         return rb_fail(c, RB_ESKIP, "%s lacks cl_khr_int64_base_atomics, which the f64 "
                        "atomic add (a 64-bit compare-and-swap loop) needs", cl->name);
-    size_t maxwg = sammon_opencl_max_wg(cl);
+    size_t maxwg = rb_opencl_max_wg(cl);
     if (wg < 1 || (size_t)wg > maxwg)
         return rb_fail(c, RB_ESKIP, "wg=%lld outside 1..%zu of %s", wg, maxwg, cl->name);
     return 0;
@@ -95,19 +85,6 @@ size_t sammon_opencl_footprint(const struct rb_case *c)
     }
 }
 
-static int buffer(struct rb_case *c, struct sammon_opencl *b, size_t bytes, cl_mem *out)
-{
-    cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes);    /* RB_FAULT=oom: a size no device holds */
-    *out = clCreateBuffer(b->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-        || err == CL_INVALID_BUFFER_SIZE)
-        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, b->cl->name,
-                       rb_cl_strerror(err));
-    RB_CL_CHECK(c, err);
-    return 0;
-}
-
 /* dst = src with rows and columns swapped: src holds rows of w elements of
  * sz bytes each. */
 static void transpose(void *dst, const void *src, size_t rows, size_t w, size_t sz)
@@ -130,30 +107,23 @@ static int upload(struct rb_case *c, struct sammon_opencl *b, cl_mem dst, const 
         transpose(tmp, src, (size_t)b->N, (size_t)w, b->sz);
         src = tmp;
     }
-    uint64_t t0 = rb_now_ns();
-    cl_int err = clEnqueueWriteBuffer(b->cl->queue, dst, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
-    c->transfer_ms = (c->transfer_ms > 0 ? c->transfer_ms : 0) + rb_ms_since(t0);
+    int rc = rb_opencl_upload(c, b->cl, dst, 0, src, bytes);
     free(tmp);
-    RB_CL_CHECK(c, err);
-    return 0;
+    return rc;
 }
 
 int sammon_opencl_poison(struct rb_case *c)
 {
     struct sammon_state *st = c->state;
     struct sammon_opencl *b = st->backend;
-    const float nan_f = NAN;
-    const double nan_d = NAN;
-    const void *pattern = b->sz == sizeof nan_d ? (const void *)&nan_d : (const void *)&nan_f;
-    const size_t bytes = (size_t)b->N * (size_t)b->m * b->sz;
+    const size_t count = (size_t)b->N * (size_t)b->m;
     const cl_mem bufs[3] = { b->y[0], b->y[1], b->g };
-    const size_t sizes[3] = { bytes, bytes, bytes * (size_t)b->slices };
-    for (int k = 0; k < 3; k++)
+    const size_t counts[3] = { count, count, count * (size_t)b->slices };
+    int rc = 0;
+    for (int k = 0; k < 3 && !rc; k++)
         if (bufs[k])
-            RB_CL_CHECK(c, clEnqueueFillBuffer(b->cl->queue, bufs[k], pattern, b->sz, 0,
-                                               sizes[k], 0, NULL, NULL));
-    RB_CL_CHECK(c, clFinish(b->cl->queue));
-    return 0;
+            rc = rb_opencl_poison(c, b->cl, bufs[k], b->sz, counts[k]);
+    return rc;
 }
 
 /* The case's sizes and tunables; the device checked as admit does, for
@@ -185,15 +155,15 @@ static int setup_device(struct rb_case *c, const struct sammon_state *st,
                         struct sammon_opencl *b)
 {
     const size_t ym = (size_t)b->N * (size_t)b->m * b->sz;
-    int rc = buffer(c, b, (size_t)b->N * (size_t)b->n * b->sz, &b->x);
+    int rc = rb_opencl_buffer(c, b->cl, (size_t)b->N * (size_t)b->n * b->sz, &b->x);
     if (!rc)
-        rc = buffer(c, b, ym, &b->y0);
+        rc = rb_opencl_buffer(c, b->cl, ym, &b->y0);
     if (!rc)
-        rc = buffer(c, b, ym, &b->y[0]);
+        rc = rb_opencl_buffer(c, b->cl, ym, &b->y[0]);
     if (!rc && b->kind != SAMMON_CL_MODIFIED)     /* the modified update is in place */
-        rc = buffer(c, b, ym, &b->y[1]);
+        rc = rb_opencl_buffer(c, b->cl, ym, &b->y[1]);
     if (!rc && b->kind != SAMMON_CL_STANDARD)
-        rc = buffer(c, b, ym * (size_t)b->slices, &b->g);
+        rc = rb_opencl_buffer(c, b->cl, ym * (size_t)b->slices, &b->g);
     if (!rc)
         rc = upload(c, b, b->x, st->x, b->n);
     if (!rc)
@@ -230,14 +200,12 @@ int sammon_opencl_verify(struct rb_case *c, struct rb_check *out)
     void *dst = st->y;
     if (b->transposed && !(dst = malloc(bytes)))
         return rb_fail(c, RB_ENOMEM, "%zu bytes to transpose", bytes);
-    cl_int err = clEnqueueReadBuffer(b->cl->queue, b->y[b->result], CL_TRUE, 0, bytes, dst, 0,
-                                     NULL, NULL);
-    if (err == CL_SUCCESS && b->transposed)
+    int rc = rb_opencl_download(c, b->cl, b->y[b->result], 0, dst, bytes);
+    if (!rc && b->transposed)
         transpose(st->y, dst, (size_t)b->m, (size_t)b->N, b->sz);
     if (dst != st->y)
         free(dst);
-    RB_CL_CHECK(c, err);
-    return sammon_verify(c, out);
+    return rc ? rc : sammon_verify(c, out);
 }
 
 void sammon_opencl_teardown(struct rb_case *c)
@@ -254,10 +222,8 @@ void sammon_opencl_teardown(struct rb_case *c)
         for (int k = 0; k < SAMMON_CL_NKERNELS; k++)
             if (b->k[k])
                 clReleaseKernel(b->k[k]);
-        const cl_mem bufs[] = { b->x, b->y0, b->y[0], b->y[1], b->g };
-        for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
-            if (bufs[k])
-                clReleaseMemObject(bufs[k]);
+        cl_mem *const bufs[] = { &b->x, &b->y0, &b->y[0], &b->y[1], &b->g };
+        rb_opencl_mems_release(bufs, sizeof bufs / sizeof bufs[0]);
         free(b);
         st->backend = NULL;
     }

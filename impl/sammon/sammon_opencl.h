@@ -83,9 +83,7 @@ int sammon_opencl_stored_verify(struct rb_case *c, struct rb_check *out);
 void sammon_opencl_stored_teardown(struct rb_case *c);
 void sammon_opencl_stored_occupancy(struct rb_case *c, struct rb_occ *occ);
 
-/* sammon_opencl_kernels.c.  The device's largest work-group along
- * dimension 0. */
-size_t sammon_opencl_max_wg(const struct rb_opencl *cl);
+/* sammon_opencl_kernels.c. */
 /* The modified kernel's grid: b->pairs and b->pair_items, enough work-items
  * to fill the device, each looping over its share of the pairs. */
 void sammon_opencl_pairing(struct sammon_opencl *b);

@@ -44,16 +44,6 @@ static const struct {
 #define SAMMON_CL_PPI_WORDS 32
 #endif
 
-size_t sammon_opencl_max_wg(const struct rb_opencl *cl)
-{
-    size_t wg = 0, items[16] = { 0 };
-    clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-    if (clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL)
-        == CL_SUCCESS && items[0] && items[0] < wg)
-        wg = items[0];
-    return wg;
-}
-
 static size_t ceil_div(size_t a, size_t b)
 {
     return (a + b - 1) / b;
@@ -79,8 +69,7 @@ void sammon_opencl_tiling(struct sammon_opencl *b)
 {
     const size_t N = (size_t)b->N, wg = (size_t)b->wg, words = b->sz / 4;
     const size_t per_point = (size_t)(b->n + b->m) * b->sz;
-    cl_ulong local = 0;
-    clGetDeviceInfo(b->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    const cl_ulong local = rb_opencl_local_mem(b->cl);
     size_t room = local && local < TILE_BYTES_MAX ? (size_t)local : TILE_BYTES_MAX;
     size_t tj = room / per_point;
     b->tj = (int)(tj < 1 ? 1 : tj > wg ? wg : tj);
@@ -134,8 +123,7 @@ static int build(struct rb_case *c, struct sammon_opencl *b)
  * does not fit the local memory (with the arguments set). */
 static int check_fit(struct rb_case *c, struct sammon_opencl *b)
 {
-    cl_ulong local = 0;
-    clGetDeviceInfo(b->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    const cl_ulong local = rb_opencl_local_mem(b->cl);
     for (int k = 0; k < SAMMON_CL_NKERNELS; k++) {
         struct rb_opencl_kernel_info info;
         if (!b->k[k])

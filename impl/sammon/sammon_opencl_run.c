@@ -80,6 +80,7 @@ int sammon_opencl_run(struct rb_case *c)
     struct sammon_opencl *b = st->backend;
     const size_t bytes = (size_t)b->N * (size_t)b->m * b->sz;
     cl_command_queue q = b->cl->queue;
+    int from = 0, rc;
     events_release(b);
     RB_CL_CHECK(c, clEnqueueCopyBuffer(q, b->y0, b->y[0], 0, 0, bytes, 0, NULL, &b->first));
     if (b->kind == SAMMON_CL_MODIFIED) {   /* the update clears g; a failed run may not have */
@@ -87,9 +88,9 @@ int sammon_opencl_run(struct rb_case *c)
         const double zero_d = 0;
         const void *zero = b->sz == sizeof zero_d ? (const void *)&zero_d
                                                   : (const void *)&zero_f;
-        RB_CL_CHECK(c, clEnqueueFillBuffer(q, b->g, zero, b->sz, 0, bytes, 0, NULL, NULL));
+        if ((rc = rb_opencl_fill(c, b->cl, b->g, zero, b->sz, bytes)))
+            return rc;
     }
-    int from = 0, rc;
     for (int it = 0; it < b->iters; it++) {
         if ((rc = step(c, b, from, it == b->iters - 1 ? &b->last : NULL)))
             return rc;

@@ -2,7 +2,6 @@
 /* The stored form's device side on OpenCL (sammon_opencl_stored.h): the
  * shape of a case, its programs and buffers, and the launches of
  * kernels/opencl/sammon_stored.cl. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +65,7 @@ int sammon_cls_fits(struct rb_case *c, const struct rb_opencl *cl, int N, int n,
     const long long tiles = cdiv(N, tile), blocks = tiles * (tiles + 1) / 2;
     const size_t tri = (size_t)blocks * tile * tile * sizeof(float);
     const size_t all = sammon_cls_bytes(N, n, m, tile, stored, modes);
-    size_t wg = 0;
-    clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    const size_t wg = rb_opencl_device_wg(cl);
     if (wg && wg < SAMMON_CLS_THREADS)
         return rb_fail(c, RB_ESKIP, "%s takes at most %zu work-items a group; the stored "
                        "kernels need %d", cl->name, wg, SAMMON_CLS_THREADS);
@@ -146,25 +144,16 @@ int sammon_cls_prepare(struct rb_case *c, struct sammon_cls *b, unsigned modes)
     return check_group(c, b, b->fill, "sammon_stored_fill");
 }
 
+/* Zero bytes (an unused array) still gets a buffer to bind. */
 static int buffer(struct rb_case *c, struct sammon_cls *b, size_t bytes, cl_mem *out)
 {
-    cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes ? bytes : sizeof(float));
-    *out = clCreateBuffer(b->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-        || err == CL_INVALID_BUFFER_SIZE)
-        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, b->cl->name,
-                       rb_cl_strerror(err));
-    RB_CL_CHECK(c, err);
-    return 0;
+    return rb_opencl_buffer(c, b->cl, bytes ? bytes : sizeof(float), out);
 }
 
+/* NaN over `bytes` of float. */
 static int poison(struct rb_case *c, struct sammon_cls *b, cl_mem m, size_t bytes)
 {
-    const float nan_f = NAN;
-    RB_CL_CHECK(c, clEnqueueFillBuffer(b->cl->queue, m, &nan_f, sizeof nan_f, 0, bytes, 0,
-                                       NULL, NULL));
-    return 0;
+    return rb_opencl_poison(c, b->cl, m, sizeof(float), bytes / sizeof(float));
 }
 
 int sammon_cls_alloc(struct rb_case *c, struct sammon_cls *b, const float *xf, unsigned modes)
@@ -193,14 +182,11 @@ int sammon_cls_alloc(struct rb_case *c, struct sammon_cls *b, const float *xf, u
         rc = buffer(c, b, (size_t)b->N * k * sizeof(float), &b->sums);
     if (rc)
         return rc;
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(b->cl->queue, b->x, CL_TRUE, 0,
-                                        (size_t)b->N * b->n * sizeof(float), xf, 0, NULL,
-                                        NULL));
-    if ((rc = poison(c, b, b->part_i, sz_i)) || (rc = poison(c, b, b->part_j, sz_j))
+    if ((rc = rb_opencl_upload(c, b->cl, b->x, 0, xf, (size_t)b->N * b->n * sizeof(float)))
+        || (rc = poison(c, b, b->part_i, sz_i)) || (rc = poison(c, b, b->part_j, sz_j))
         || (rc = poison(c, b, b->st_part, groups * sizeof(float)))
         || (rc = poison(c, b, b->sums, (size_t)b->N * k * sizeof(float))))
         return rc;
-    RB_CL_CHECK(c, clFinish(b->cl->queue));
     return 0;
 }
 
@@ -209,8 +195,9 @@ int sammon_cls_fill(struct rb_case *c, struct sammon_cls *b, cl_event *ev)
     const cl_uint zero = 0;
     const cl_int write = b->stored;
     cl_mem store = b->store ? b->store : b->c_part;     /* any buffer: not written */
-    RB_CL_CHECK(c, clEnqueueFillBuffer(b->cl->queue, b->lost, &zero, sizeof zero, 0,
-                                       sizeof zero, 0, NULL, NULL));
+    int rc = rb_opencl_fill(c, b->cl, b->lost, &zero, sizeof zero, sizeof zero);
+    if (rc)
+        return rc;
     RB_CL_CHECK(c, clSetKernelArg(b->fill, 0, sizeof b->N, &b->N));
     RB_CL_CHECK(c, clSetKernelArg(b->fill, 1, sizeof b->x, &b->x));
     RB_CL_CHECK(c, clSetKernelArg(b->fill, 2, sizeof store, &store));
@@ -291,15 +278,12 @@ void sammon_cls_release(struct sammon_cls *b)
     for (size_t k = 0; k < sizeof ks / sizeof *ks; k++)
         if (ks[k])
             clReleaseKernel(ks[k]);
-    cl_mem ms[] = { b->x, b->store, b->part_i, b->part_j, b->st_part, b->lost, b->c_part,
-                    b->sums };
-    for (size_t k = 0; k < sizeof ms / sizeof *ms; k++)
-        if (ms[k])
-            clReleaseMemObject(ms[k]);
+    cl_mem *const ms[] = { &b->x, &b->store, &b->part_i, &b->part_j, &b->st_part, &b->lost,
+                           &b->c_part, &b->sums };
+    rb_opencl_mems_release(ms, sizeof ms / sizeof *ms);
     b->fill = NULL;
     memset(b->pass, 0, sizeof b->pass);
     memset(b->finish, 0, sizeof b->finish);
-    b->x = b->store = b->part_i = b->part_j = b->st_part = b->lost = b->c_part = b->sums = NULL;
 }
 
 static void occ_add(const struct sammon_cls *b, cl_kernel k, size_t local, struct rb_occ *occ)

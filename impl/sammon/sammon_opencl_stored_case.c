@@ -4,11 +4,9 @@
  * and timed into the metric "precompute_ms" unless precompute 1 puts the
  * fill in the timed region), the timed region of `iters` passes and
  * updates, the check against the fp64 reference and teardown. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/timer.h"
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_opencl.h"
 #include "impl/sammon/sammon_opencl_stored.h"
@@ -50,17 +48,6 @@ size_t sammon_opencl_stored_footprint(const struct rb_case *c)
                             1u << SAMMON_CLS_GD) + 2 * (size_t)N * m * sizeof(float);
 }
 
-static int buffer(struct rb_case *c, struct rb_opencl *cl, size_t bytes, cl_mem *out)
-{
-    cl_int err;
-    *out = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY)
-        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, cl->name,
-                       rb_cl_strerror(err));
-    RB_CL_CHECK(c, err);
-    return 0;
-}
-
 /* The triangle filled once, timed by its event; a lost pair fails. */
 static int precompute(struct rb_case *c, struct stored_case *k)
 {
@@ -82,22 +69,19 @@ static int precompute(struct rb_case *c, struct stored_case *k)
 static int setup_device(struct rb_case *c, struct sammon_state *st, struct stored_case *k)
 {
     const size_t ybytes = (size_t)st->N * st->m * sizeof(float);
-    const float nan_f = NAN;
     int rc = sammon_cls_prepare(c, &k->b, 1u << SAMMON_CLS_GD);
     if (!rc)
         rc = sammon_cls_alloc(c, &k->b, st->x, 1u << SAMMON_CLS_GD);
     if (!rc)
-        rc = buffer(c, k->b.cl, ybytes, &k->y0);
+        rc = rb_opencl_buffer(c, k->b.cl, ybytes, &k->y0);
     if (!rc)
-        rc = buffer(c, k->b.cl, ybytes, &k->y);
+        rc = rb_opencl_buffer(c, k->b.cl, ybytes, &k->y);
     if (rc)
         return rc;
-    uint64_t t0 = rb_now_ns();
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(k->b.cl->queue, k->y0, CL_TRUE, 0, ybytes, st->y0, 0,
-                                        NULL, NULL));
-    c->transfer_ms = rb_ms_since(t0);
-    RB_CL_CHECK(c, clEnqueueFillBuffer(k->b.cl->queue, k->y, &nan_f, sizeof nan_f, 0, ybytes,
-                                       0, NULL, NULL));
+    c->transfer_ms = -1;            /* the start's upload alone, not the points' */
+    if ((rc = rb_opencl_upload(c, k->b.cl, k->y0, 0, st->y0, ybytes))
+        || (rc = rb_opencl_poison(c, k->b.cl, k->y, sizeof(float), ybytes / sizeof(float))))
+        return rc;
     return k->precompute ? 0 : precompute(c, k);
 }
 
@@ -164,10 +148,9 @@ int sammon_opencl_stored_verify(struct rb_case *c, struct rb_check *out)
 {
     struct sammon_state *st = c->state;
     struct stored_case *k = st->backend;
-    RB_CL_CHECK(c, clEnqueueReadBuffer(k->b.cl->queue, k->y, CL_TRUE, 0,
-                                       (size_t)st->N * st->m * sizeof(float), st->y, 0, NULL,
-                                       NULL));
-    return sammon_verify(c, out);
+    int rc = rb_opencl_download(c, k->b.cl, k->y, 0, st->y,
+                                (size_t)st->N * st->m * sizeof(float));
+    return rc ? rc : sammon_verify(c, out);
 }
 
 void sammon_opencl_stored_teardown(struct rb_case *c)
@@ -180,10 +163,8 @@ void sammon_opencl_stored_teardown(struct rb_case *c)
             clReleaseEvent(k->first);
         if (k->last)
             clReleaseEvent(k->last);
-        if (k->y0)
-            clReleaseMemObject(k->y0);
-        if (k->y)
-            clReleaseMemObject(k->y);
+        cl_mem *const ys[] = { &k->y0, &k->y };
+        rb_opencl_mems_release(ys, 2);
         free(k);
         st->backend = NULL;
     }

@@ -76,8 +76,7 @@ static int set_args(struct rb_case *c, struct sbo_opencl *b)
  * memory exceeds the device's (with the arguments set). */
 static int check_fit(struct rb_case *c, struct sbo_opencl *b)
 {
-    cl_ulong local = 0;
-    clGetDeviceInfo(b->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    const cl_ulong local = rb_opencl_local_mem(b->cl);
     for (int k = 0; k < SBO_CL_NKERNELS; k++) {
         struct rb_opencl_kernel_info info;
         if (!b->k[k])

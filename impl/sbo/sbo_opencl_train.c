@@ -21,9 +21,7 @@ struct batch {
 static int write_count(struct rb_case *c, struct sbo_cl_train *t, int n)
 {
     const cl_int v = n;
-    RB_CL_CHECK(c, clEnqueueFillBuffer(t->cl->queue, t->cnt, &v, sizeof v, 0, sizeof v, 0,
-                                       NULL, NULL));
-    return 0;
+    return rb_opencl_fill(c, t->cl, t->cnt, &v, sizeof v, sizeof v);
 }
 
 /* `iters` iterations of 1ONB on every block of the batch at once: codes

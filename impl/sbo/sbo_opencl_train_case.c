@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fault.h"
 #include "harness/timer.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gemm_split.h"
@@ -27,17 +26,10 @@ const char *const sbo_tk_names[SBO_TK_N] = {
 /* sbo_gemm_batched's and sbo_gemm_sum's group. */
 #define GEMM_GROUP SBO_GEMM_THREADS
 
+/* Zero bytes (an array of an empty dimension) still gets a buffer to bind. */
 static int buffer(struct rb_case *c, struct sbo_cl_train *t, size_t bytes, cl_mem *out)
 {
-    cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes ? bytes : 1);
-    *out = clCreateBuffer(t->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-        || err == CL_INVALID_BUFFER_SIZE)
-        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, t->cl->name,
-                       rb_cl_strerror(err));
-    RB_CL_CHECK(c, err);
-    return 0;
+    return rb_opencl_buffer(c, t->cl, bytes ? bytes : 1, out);
 }
 
 static int buffers(struct rb_case *c, struct sbo_cl_train *t)
@@ -69,8 +61,7 @@ static int buffers(struct rb_case *c, struct sbo_cl_train *t)
  * reduction arrays, X only with a 4 x 4 tile per work-item. */
 static void ns_options(const struct sbo_cl_train *t, size_t wg, char *opts, size_t len)
 {
-    cl_ulong have = 0;
-    clGetDeviceInfo(t->cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL);
+    cl_ulong have = rb_opencl_local_mem(t->cl);
     if (t->ns_local_max && t->ns_local_max < have)
         have = t->ns_local_max;
     const size_t p = (size_t)t->p, nt = (p + 3) / 4, mat = p * (p | 1) * t->sz;
@@ -86,8 +77,7 @@ static void ns_options(const struct sbo_cl_train *t, size_t wg, char *opts, size
  * t->ns_wg_max, as t->ns_local_max caps the local memory: for tests). */
 static size_t ns_group(const struct sbo_cl_train *t)
 {
-    size_t most = 0, nt = ((size_t)t->p + 3) / 4, wg = 32;
-    clGetDeviceInfo(t->cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+    size_t most = rb_opencl_device_wg(t->cl), nt = ((size_t)t->p + 3) / 4, wg = 32;
     if (t->ns_wg_max && t->ns_wg_max < most)
         most = t->ns_wg_max;
     while (wg < nt * nt && wg < 1024)
@@ -171,13 +161,13 @@ int sbo_cl_train_prepare(struct rb_case *c, struct sbo_cl_train *t, const void *
     const size_t ny = (size_t)t->p * t->m * t->sz, nd = (size_t)t->L * t->p * t->p * t->sz;
     const cl_int none = -1;
     const double zero = 0.0;
-    cl_command_queue q = t->cl->queue;
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(q, t->Y, CL_TRUE, 0, ny, Y, 0, NULL, NULL));
-    RB_CL_CHECK(c, clEnqueueWriteBuffer(q, t->D, CL_TRUE, 0, nd, D, 0, NULL, NULL));
-    RB_CL_CHECK(c, clEnqueueFillBuffer(q, t->Ysub, &zero, t->sz, 0, 2 * ny, 0, NULL, NULL));
-    RB_CL_CHECK(c, clEnqueueFillBuffer(q, t->best, &none, sizeof none, 0,
-                                       (size_t)t->m * sizeof none, 0, NULL, NULL));
-    RB_CL_CHECK(c, clFinish(q));
+    if ((rc = rb_opencl_upload(c, t->cl, t->Y, 0, Y, ny))
+        || (rc = rb_opencl_upload(c, t->cl, t->D, 0, D, nd))
+        || (rc = rb_opencl_fill(c, t->cl, t->Ysub, &zero, t->sz, 2 * ny))
+        || (rc = rb_opencl_fill(c, t->cl, t->best, &none, sizeof none,
+                                (size_t)t->m * sizeof none)))
+        return rc;
+    RB_CL_CHECK(c, clFinish(t->cl->queue));
     rc = build(c, t);
     return rc ? rc : check_fit(c, t);
 }
@@ -205,14 +195,10 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
         if (t->k[k])
             clReleaseKernel(t->k[k]);
     memset(t->k, 0, sizeof t->k);
-    cl_mem *mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
+    cl_mem *const mems[] = { &t->Y, &t->D, &t->E, &t->best, &t->energy, &t->ynorm, &t->r, &t->part,
                        &t->idx, &t->order, &t->seq, &t->tiles, &t->cnt, &t->flag, &t->offs,
                        &t->Ysub, &t->C, &t->M, &t->U, &t->V, &t->W, &t->sig, &t->gpart };
-    for (size_t k = 0; k < sizeof mems / sizeof mems[0]; k++) {
-        if (*mems[k])
-            clReleaseMemObject(*mems[k]);
-        *mems[k] = NULL;
-    }
+    rb_opencl_mems_release(mems, sizeof mems / sizeof mems[0]);
     free(t->cnt_h);
     free(t->offs_h);
     free(t->part_h);
@@ -221,22 +207,14 @@ void sbo_cl_train_release(struct sbo_cl_train *t)
     t->offs_h = NULL;
 }
 
-static int device_fp64(const struct rb_opencl *cl)
-{
-    cl_device_fp_config fp = 0;
-    return clGetDeviceInfo(cl->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL)
-           == CL_SUCCESS && fp != 0;
-}
-
 /* RB_ESKIP for what the device, the build or the kernels cannot do. */
 static int device_admits(struct rb_case *c, const struct rb_opencl *cl)
 {
     long long p = rb_case_param(c, "p", 64), wg = rb_case_param(c, "wg", 64);
-    size_t most = 0;
-    clGetDeviceInfo(cl->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+    size_t most = rb_opencl_device_wg(cl);
     if (p > SBO_CL_MAX_P)
         return rb_fail(c, RB_ESKIP, "p=%lld > the kernels' %d", p, SBO_CL_MAX_P);
-    if (c->prec == RB_PREC_F64 && !device_fp64(cl))
+    if (c->prec == RB_PREC_F64 && !rb_opencl_fp64(cl))
         return rb_fail(c, RB_ESKIP, "%s has no fp64 (cl_khr_fp64)", cl->name);
     if (wg < 1 || (size_t)wg > most || most < GEMM_GROUP)
         return rb_fail(c, RB_ESKIP, "wg=%lld (and the GEMM's %d) outside 1..%zu of %s", wg,
@@ -324,13 +302,12 @@ int sbo_opencl_train_verify(struct rb_case *c, struct rb_check *out)
 {
     struct sbo_state *s = c->state;
     struct sbo_cl_train *t = s->backend;
-    cl_command_queue q = t->cl->queue;
     int nb = s->nb >= 1 && s->nb <= s->L ? s->nb : s->L;
-    RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->D, CL_TRUE, 0, (size_t)nb * t->p * t->p * t->sz,
-                                       s->D, 0, NULL, NULL));
-    RB_CL_CHECK(c, clEnqueueReadBuffer(q, t->best, CL_TRUE, 0, (size_t)t->m * sizeof(cl_int),
-                                       s->best, 0, NULL, NULL));
-    int rc = sbo_cl_prof_metrics(c, t);
+    int rc = rb_opencl_download(c, t->cl, t->D, 0, s->D, (size_t)nb * t->p * t->p * t->sz);
+    if (!rc)
+        rc = rb_opencl_download(c, t->cl, t->best, 0, s->best, (size_t)t->m * sizeof(cl_int));
+    if (!rc)
+        rc = sbo_cl_prof_metrics(c, t);
     return rc ? rc : sbo_train_verify(c, out);
 }
 

@@ -198,9 +198,7 @@ int sbo_cl_group(struct rb_case *c, struct sbo_cl_train *t, int nb)
     if (rc)
         return rc;
     t->syncs++;
-    RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->cnt, CL_TRUE, 0,
-                                       (size_t)nb * sizeof(cl_int), t->cnt_h, 0, NULL, NULL));
-    return 0;
+    return rb_opencl_download(c, t->cl, t->cnt, 0, t->cnt_h, (size_t)nb * sizeof(cl_int));
 }
 
 int sbo_cl_gather(struct rb_case *c, struct sbo_cl_train *t, cl_mem list, int n)
@@ -376,9 +374,10 @@ int sbo_cl_polar(struct rb_case *c, struct sbo_cl_train *t, int nbatch, int firs
     if (!fallbacks)
         return sbo_cl_svd_product(c, t, nbatch, first, t->flag, 0);
     t->syncs++;
-    RB_CL_CHECK(c, clEnqueueReadBuffer(t->cl->queue, t->flag, CL_TRUE, 0,
-                                       (size_t)nbatch * sizeof(cl_int), t->cnt_h + t->L, 0,
-                                       NULL, NULL));
+    rc = rb_opencl_download(c, t->cl, t->flag, 0, t->cnt_h + t->L,
+                            (size_t)nbatch * sizeof(cl_int));
+    if (rc)
+        return rc;
     int n = 0;
     for (int g = 0; g < nbatch; g++)
         n += t->cnt_h[t->L + g] != 0;
