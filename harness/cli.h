@@ -21,6 +21,7 @@ int rb_cli_status(int argc, char **argv);
 
 /* embed and learn: the papers' tools (impl/sammon, impl/sbo). */
 int rb_cli_embed(int argc, char **argv);
+int rb_cli_learn(int argc, char **argv);
 
 /* The name usage errors begin with: "reprobench", or the program an old
  * alias (sammon-embed) runs as. */

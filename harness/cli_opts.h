@@ -30,6 +30,7 @@ struct rb_opt {
     const char *choices;        /* RB_OPT_CHOICE: "quick,paper,default" */
     int id;                     /* the command's own name for the option */
     const char *help;           /* --help text; '\n' starts another line */
+    int repeat;                 /* may be given more than once (--image) */
 };
 
 /* A parsed value: .i for RB_OPT_INT, the index into `choices` for

@@ -194,6 +194,9 @@ endif RB_HAVE_BLAS
 check_PROGRAMS += t/pgm_info
 TESTS += t/sbo_learn.sh
 EXTRA_DIST += t/sbo_learn.sh
+# reprobench learn against its old name sbo-learn; its --help from the table.
+TESTS += t/cli_learn.sh
+EXTRA_DIST += t/cli_learn.sh
 # The CUDA and HIP SBO representation variants on a device (skipped without).
 if RB_HAVE_BLAS
 if RB_HAVE_CUDA
