@@ -56,6 +56,8 @@ struct rb_cli_seen {
 struct rb_cli {
     const char *command;        /* "run": errors read "run: ..." */
     const char *synopsis;       /* --help's first lines */
+    int last_wins;              /* every option may be given again, the last one
+                                   counting (embed, learn: as their old programs) */
     const struct rb_opt *opts;  /* ended by a row of type RB_OPT_END */
     /* Store a value (o is its row).  0, or 2 after one line on stderr. */
     int (*set)(void *self, const struct rb_opt *o, const struct rb_opt_value *v);

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 opts="--data --dedup --init --rule --iters --max-iter --outdim --backend --threads
 --tile --seed --out --plot --help"
-tap_plan 7
+tap_plan 8
 
 "$RB_BIN" embed --data iris --dedup --iters 50 --backend serial --out new.tsv 2>/dev/null
 st_new=$?
@@ -54,3 +54,9 @@ tap_ok $? "every option --help lists is accepted${unknown:+ (not:$unknown)}"
 "$old" --help >oldhelp && sed 's/^usage: sammon-embed/usage: reprobench embed/' oldhelp \
     | cmp -s - help
 tap_ok $? "sammon-embed --help is the same table"
+
+# As sammon-embed always did: an option given again, the last one counts.
+"$RB_BIN" embed --data iris --dedup --rule gd --iters 400 --iters 3 --backend serial \
+    >/dev/null 2>err
+tail -n 1 err | grep -q 'after 3 iterations'
+tap_ok $? "an option given twice: the last one counts"

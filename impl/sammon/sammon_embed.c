@@ -99,7 +99,7 @@ static int parse_options(int argc, char **argv, struct embed_options *o)
              "Map the data to 2 (or 3) dimensions by Sammon's mapping and write one row per\n"
              "point: x y [z] label.\n", sammon_embed_prog);
     const struct rb_cli cli = { .command = "embed", .synopsis = synopsis, .opts = embed_table,
-                                .set = embed_set };
+                                .set = embed_set, .last_wins = 1 };
     *o = (struct embed_options){ .outdim = 2, .rule = RULE_CAWLEY, .seed = 1, .iters = -1,
                                  .tile = 64 };
     int rc = rb_cli_parse(&cli, argc, argv, o, NULL);

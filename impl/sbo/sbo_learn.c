@@ -181,7 +181,7 @@ static int parse_options(int argc, char **argv, struct options *o)
              "images, pixel scale 0..255, and write DIR/rmse.tsv, DIR/atoms.pgm, "
              "DIR/summary.txt.\n", sbo_learn_prog);
     const struct rb_cli cli = { .command = "learn", .synopsis = synopsis, .opts = learn_table,
-                                .set = learn_set };
+                                .set = learn_set, .last_wins = 1 };
     *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
                            .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1,
                            .cuda_device = -1, .hip_device = -1 };
