@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* reprobench embed (and its alias sammon-embed): the Sammon mapping of a
- * shipped data set, a CSV file or generated points to 2 or 3 dimensions with the peers' update rules, on
- * the host in fp64 or on a GPU in float (sammon_engine.h), written as a
- * TSV and optionally drawn as a PNG. */
+ * shipped data set, a CSV file or generated points to 2 or 3 dimensions
+ * with the peers' update rules, on the host in fp64 or on a GPU in float
+ * (sammon_engine.h), written as a TSV and optionally drawn as a PNG. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* reprobench learn (and its alias sbo-learn): SBO dictionary learning on 8 x 8 patches of grey images (the
- * shipped ones by default), with the RMSE by block count, the learned atoms
- * as an image and a summary written to a folder. */
+/* reprobench learn (and its alias sbo-learn): SBO dictionary learning on
+ * 8 x 8 patches of grey images (the shipped ones by default), with the RMSE
+ * by block count, the learned atoms as an image and a summary written to a
+ * folder. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
