@@ -19,7 +19,15 @@ int rb_cli_submit(int argc, char **argv);
 int rb_cli_merge(int argc, char **argv);
 int rb_cli_status(int argc, char **argv);
 
-/* Print "reprobench: <message>" on stderr and return 2. */
+/* embed and learn: the papers' tools (impl/sammon, impl/sbo). */
+int rb_cli_embed(int argc, char **argv);
+int rb_cli_learn(int argc, char **argv);
+
+/* The name usage errors begin with: "reprobench", or the program an old
+ * alias (sammon-embed) runs as. */
+extern const char *rb_cli_prog;
+
+/* Print "<rb_cli_prog>: <message>" on stderr and return 2. */
 int rb_cli_usage_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

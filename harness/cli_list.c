@@ -10,10 +10,12 @@
 #include "harness/ctx.h"
 #include "harness/registry.h"
 
+const char *rb_cli_prog = "reprobench";
+
 int rb_cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("reprobench: ", stderr);
+    fprintf(stderr, "%s: ", rb_cli_prog);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

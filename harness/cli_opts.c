@@ -131,7 +131,7 @@ static int parse_option(const struct rb_cli *cli, int argc, char **argv, int *i,
             return given_twice(cli, name, 1);
         return cli->set_extra(self, name + 2, val);
     }
-    if (row < RB_CLI_MAX_OPTS && seen->row[row]++)
+    if (row < RB_CLI_MAX_OPTS && seen->row[row]++ && !o->repeat && !cli->last_wins)
         return given_twice(cli, name, o->type == RB_OPT_LIST);
     return set_value(cli, self, o, val);
 }

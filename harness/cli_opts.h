@@ -30,6 +30,7 @@ struct rb_opt {
     const char *choices;        /* RB_OPT_CHOICE: "quick,paper,default" */
     int id;                     /* the command's own name for the option */
     const char *help;           /* --help text; '\n' starts another line */
+    int repeat;                 /* may be given more than once (--image) */
 };
 
 /* A parsed value: .i for RB_OPT_INT, the index into `choices` for
@@ -55,6 +56,8 @@ struct rb_cli_seen {
 struct rb_cli {
     const char *command;        /* "run": errors read "run: ..." */
     const char *synopsis;       /* --help's first lines */
+    int last_wins;              /* every option may be given again, the last one
+                                   counting (embed, learn: as their old programs) */
     const struct rb_opt *opts;  /* ended by a row of type RB_OPT_END */
     /* Store a value (o is its row).  0, or 2 after one line on stderr. */
     int (*set)(void *self, const struct rb_opt *o, const struct rb_opt_value *v);

@@ -21,6 +21,8 @@ static const char usage[] =
     "  submit  a sweep as a Slurm job array of shards, merged and imported after them\n"
     "  status  a submitted sweep's shards: Slurm state, cases done, failed, left\n"
     "  merge   a submitted sweep's shards into its run (the job submit queues)\n"
+    "  embed   a Sammon map of a data set (iris, digits, a CSV, random points)\n"
+    "  learn   an SBO dictionary of image patches: RMSE trace, atoms, summary\n"
     "\n"
     "'reprobench <command> --help' describes each.  Exit status: 0 success, 1 a case\n"
     "failed or did not verify, 2 bad input.\n";
@@ -63,5 +65,13 @@ int main(int argc, char **argv)
         return rb_cli_status(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return rb_cli_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "embed") == 0)
+        return rb_cli_embed(argc - 1, argv + 1);
+    if (strcmp(cmd, "learn") == 0)
+#if RB_HAVE_BLAS && RB_HAVE_OPENMP
+        return rb_cli_learn(argc - 1, argv + 1);
+#else
+        return rb_cli_usage_error("learn: this reprobench was built without BLAS or OpenMP");
+#endif
     return rb_cli_usage_error("unknown command '%s' (try 'reprobench --help')", cmd);
 }

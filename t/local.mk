@@ -102,6 +102,9 @@ TESTS += t/sammon_omp
 endif RB_HAVE_OPENMP
 TESTS += t/sammon_embed.sh
 EXTRA_DIST += t/sammon_embed.sh
+# reprobench embed against its old name sammon-embed; its --help from the table.
+TESTS += t/cli_embed.sh
+EXTRA_DIST += t/cli_embed.sh
 # The embedding engines of the devices against the fp64 one
 # (t/sammon_engine_test.h): OpenCL on whatever device is there (PoCL in
 # CI), CUDA and HIP on a device (skipped without).
@@ -191,6 +194,9 @@ endif RB_HAVE_BLAS
 check_PROGRAMS += t/pgm_info
 TESTS += t/sbo_learn.sh
 EXTRA_DIST += t/sbo_learn.sh
+# reprobench learn against its old name sbo-learn; its --help from the table.
+TESTS += t/cli_learn.sh
+EXTRA_DIST += t/cli_learn.sh
 # The CUDA and HIP SBO representation variants on a device (skipped without).
 if RB_HAVE_BLAS
 if RB_HAVE_CUDA

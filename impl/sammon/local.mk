@@ -27,9 +27,13 @@ endif RB_HAVE_OPENMP
 # host or a GPU, written as a TSV; the GPU engines come from the backend
 # libraries, which call back into the core (each listed twice, and the
 # registry, which the core's planner names); CUDA and HIP objects are C++.
+# It is reprobench embed; sammon-embed, its old name, stays for one release
+# as a program of one call.
+RB_EMBED_SOURCES = %reldir%/sammon_embed.h %reldir%/sammon_embed.c \
+	%reldir%/sammon_embed_io.c harness/embed_engines.c
+reprobench_SOURCES += $(RB_EMBED_SOURCES) harness/cli_embed.c
 bin_PROGRAMS += sammon-embed
-sammon_embed_SOURCES = %reldir%/sammon_embed.h %reldir%/sammon_embed.c \
-	%reldir%/sammon_embed_io.c %reldir%/sammon_embed_engines.c
+sammon_embed_SOURCES = $(RB_EMBED_SOURCES) harness/alias_embed.c
 sammon_embed_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 sammon_embed_LDADD = librb_core.a librb_registry.a $(RB_BACKEND_LIBS) librb_core.a \
 	$(RB_BACKEND_LIBS) librb_core.a $(RB_CORE_LIBS)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sammon-embed: the Sammon mapping of a shipped data set, a CSV file or
- * generated points to 2 or 3 dimensions with the peers' update rules, on
- * the host in fp64 or on a GPU in float (sammon_engine.h), written as a
- * TSV and optionally drawn as a PNG. */
+/* reprobench embed (and its alias sammon-embed): the Sammon mapping of a
+ * shipped data set, a CSV file or generated points to 2 or 3 dimensions
+ * with the peers' update rules, on the host in fp64 or on a GPU in float
+ * (sammon_engine.h), written as a TSV and optionally drawn as a PNG. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,119 +11,100 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "harness/cli.h"
+#include "harness/cli_opts.h"
 #include "harness/ctx.h"
 #include "harness/error.h"
 #include "harness/timer.h"
 #include "impl/sammon/sammon_embed.h"
 
-static const char usage[] =
-    "usage: sammon-embed --data iris|digits|FILE.csv|random:NxD [options]\n"
-    "Map the data to 2 (or 3) dimensions by Sammon's mapping and write one row per\n"
-    "point: x y [z] label.\n"
-    "  --data NAME     iris or digits (shipped; RB_DATA_DIR overrides where), a CSV\n"
-    "                  of numeric rows whose last column is an integer label (a first\n"
-    "                  line that is not all numbers is a header), or random:NxD, N\n"
-    "                  points uniform in [0, 255]^D drawn from --seed (labels 0)\n"
-    "  --dedup         keep the first of each set of equal rows (Sammon's stress\n"
-    "                  divides by the distance, so duplicates are an error otherwise)\n"
-    "  --init R        pca (uncentred, as Cawley's sammon.m), cmdscale (centred\n"
-    "                  classical MDS, as R MASS) or random (uniform in [0, mean\n"
-    "                  distance)); default cmdscale for --rule mass, else pca\n"
-    "  --rule R        newton (Sammon's pseudo-Newton, factor 0.3), gd (plain\n"
-    "                  gradient descent, step 0.3 of the mean distance at most),\n"
-    "                  mass (R MASS: adaptive factor) or cawley (sammon.m: step\n"
-    "                  halving); default cawley\n"
-    "  --iters N       at most N iterations (default 100 for mass, else 500); newton\n"
-    "                  and gd also stop when the stress changes by < 1e-9 relative;\n"
-    "                  --max-iter is the same\n"
-    "  --outdim M      2 (default) or 3\n"
-    "  --backend B     where the work runs: serial or omp (double precision on the\n"
-    "                  host, one thread or all), cuda, hip or opencl (single precision\n"
-    "                  on the device, the stress summed in double); default the first\n"
-    "                  GPU found (cuda, hip, opencl), else omp\n"
-    "  --threads T     omp's threads (default OMP_NUM_THREADS or all)\n"
-    "  --tile T        GPUs: points per tile side of the pass, 64 (default) or 128\n"
-    "  --seed S        seed of --init random and of --data random (default 1)\n"
-    "  --out FILE      write the TSV to FILE (through FILE.tmp); default stdout\n"
-    "  --plot FILE     also draw the map's first two coordinates as a PNG (gnuplot)\n"
-    "  --help          this text\n"
-    "Progress (every 10 iterations: the stress, the time taken and left) and the\n"
-    "final stress go to stderr.  Exit status: 0 done, 1 failure, 2 bad input.\n";
+enum embed_opt { EO_DATA, EO_DEDUP, EO_INIT, EO_RULE, EO_ITERS, EO_OUTDIM, EO_BACKEND, EO_THREADS,
+                 EO_TILE, EO_SEED, EO_OUT, EO_PLOT };
 
-#define parse_int(...) rb_prog_parse_int("sammon-embed", __VA_ARGS__)
+/* The options, from which the parser checks values and --help is written;
+ * the backend row's help names what this build has (embed_engine_names). */
+static const struct rb_opt embed_table[] = {
+    { RB_OPT_STRING, "--data", "NAME", .id = EO_DATA,
+      .help = "iris or digits (shipped; RB_DATA_DIR overrides where), a CSV\n"
+              "of numeric rows whose last column is an integer label (a first\n"
+              "line that is not all numbers is a header), or random:NxD, N\n"
+              "points uniform in [0, 255]^D drawn from --seed (labels 0)" },
+    { RB_OPT_FLAG, "--dedup", NULL, .id = EO_DEDUP,
+      .help = "keep the first of each set of equal rows (Sammon's stress\n"
+              "divides by the distance, so duplicates are an error otherwise)" },
+    { RB_OPT_CHOICE, "--init", "R", .choices = "pca,cmdscale,random", .id = EO_INIT,
+      .help = "pca (uncentred, as Cawley's sammon.m), cmdscale (centred\n"
+              "classical MDS, as R MASS) or random (uniform in [0, mean\n"
+              "distance)); default cmdscale for --rule mass, else pca" },
+    { RB_OPT_CHOICE, "--rule", "R", .choices = "newton,gd,mass,cawley", .id = EO_RULE,
+      .help = "newton (Sammon's pseudo-Newton, factor 0.3), gd (plain\n"
+              "gradient descent, step 0.3 of the mean distance at most),\n"
+              "mass (R MASS: adaptive factor) or cawley (sammon.m: step\n"
+              "halving); default cawley" },
+    { RB_OPT_INT, "--iters", "N", 1, INT_MAX, .id = EO_ITERS,
+      .help = "at most N iterations (default 100 for mass, else 500); newton\n"
+              "and gd also stop when the stress changes by < 1e-9 relative" },
+    { RB_OPT_INT, "--max-iter", "N", 1, INT_MAX, .id = EO_ITERS, .help = "the same as --iters" },
+    { RB_OPT_INT, "--outdim", "M", 2, 3, .id = EO_OUTDIM, .help = "2 (default) or 3" },
+    { RB_OPT_STRING, "--backend", "B", .id = EO_BACKEND,
+      .help = "where the work runs: serial or omp (double precision on the\n"
+              "host, one thread or all), cuda, hip or opencl (single precision\n"
+              "on the device, the stress summed in double); default the first\n"
+              "GPU found (cuda, hip, opencl), else omp" },
+    { RB_OPT_INT, "--threads", "T", 1, 4096, .id = EO_THREADS,
+      .help = "omp's threads (default OMP_NUM_THREADS or all)" },
+    { RB_OPT_CHOICE, "--tile", "T", .choices = "64,128", .id = EO_TILE,
+      .help = "GPUs: points per tile side of the pass, 64 (default) or 128" },
+    { RB_OPT_INT, "--seed", "S", 0, LLONG_MAX, .id = EO_SEED,
+      .help = "seed of --init random and of --data random (default 1)" },
+    { RB_OPT_STRING, "--out", "FILE", .id = EO_OUT,
+      .help = "write the TSV to FILE (through FILE.tmp); default stdout" },
+    { RB_OPT_STRING, "--plot", "FILE", .id = EO_PLOT,
+      .help = "also draw the map's first two coordinates as a PNG (gnuplot)" },
+    { RB_OPT_TEXT, .help = "  --help             this text\n"
+      "Progress (every 10 iterations: the stress, the time taken and left) and the\n"
+      "final stress go to stderr.  Exit status: 0 done, 1 failure, 2 bad input." },
+    { RB_OPT_END }
+};
 
-static int pick(const char *opt, const char *val, const char *const *names, int *out)
+static int embed_set(void *self, const struct rb_opt *r, const struct rb_opt_value *v)
 {
-    for (int k = 0; names[k]; k++)
-        if (strcmp(val, names[k]) == 0) {
-            *out = k;
-            return 0;
-        }
-    return complain(2, "%s: '%s' is not one of the choices (see --help)", opt, val);
-}
-
-/* One valued option; 0 or the exit status. */
-static int set_option(struct embed_options *o, const char *opt, const char *val)
-{
-    static const char *const rules[] = { "newton", "gd", "mass", "cawley", NULL };
-    static const char *const inits[] = { "pca", "cmdscale", "random", NULL };
-    long long v;
-    int k = 0, rc = 0;
-    if (strcmp(opt, "--data") == 0)
-        o->data = val;
-    else if (strcmp(opt, "--out") == 0)
-        o->out = val;
-    else if (strcmp(opt, "--plot") == 0)
-        o->plot = val;
-    else if (strcmp(opt, "--backend") == 0 && !(rc = embed_engine_known(val)))
-        o->backend = val;
-    else if (strcmp(opt, "--rule") == 0 && !(rc = pick(opt, val, rules, &k)))
-        o->rule = (enum embed_rule)k;
-    else if (strcmp(opt, "--init") == 0 && !(rc = pick(opt, val, inits, &k)))
-        o->init = (enum embed_init)(k + 1);
-    else if ((!strcmp(opt, "--iters") || !strcmp(opt, "--max-iter"))
-             && !(rc = parse_int(opt, val, 1, INT_MAX, &v)))
-        o->iters = (int)v;
-    else if (strcmp(opt, "--outdim") == 0 && !(rc = parse_int(opt, val, 2, 3, &v)))
-        o->outdim = (int)v;
-    else if (strcmp(opt, "--threads") == 0 && !(rc = parse_int(opt, val, 1, 4096, &v)))
-        o->threads = (int)v;
-    else if (strcmp(opt, "--tile") == 0 && !(rc = parse_int(opt, val, 64, 128, &v))) {
-        if (v != 64 && v != 128)
-            return complain(2, "--tile: '%s' is not 64 or 128", val);
-        o->tile = (int)v;
-    } else if (strcmp(opt, "--seed") == 0 && !(rc = parse_int(opt, val, 0, LLONG_MAX, &v)))
-        o->seed = (unsigned long long)v;
-    return rc;
+    struct embed_options *o = self;
+    switch ((enum embed_opt)r->id) {
+    case EO_DATA: o->data = v->str; break;
+    case EO_DEDUP: o->dedup = 1; break;
+    case EO_INIT: o->init = (enum embed_init)(v->i + 1); break;
+    case EO_RULE: o->rule = (enum embed_rule)v->i; break;
+    case EO_ITERS: o->iters = (int)v->i; break;
+    case EO_OUTDIM: o->outdim = (int)v->i; break;
+    case EO_BACKEND:
+        if (embed_engine_known(v->str))
+            return 2;
+        o->backend = v->str;
+        break;
+    case EO_THREADS: o->threads = (int)v->i; break;
+    case EO_TILE: o->tile = v->i ? 128 : 64; break;
+    case EO_SEED: o->seed = (unsigned long long)v->i; break;
+    case EO_OUT: o->out = v->str; break;
+    case EO_PLOT: o->plot = v->str; break;
+    }
+    return 0;
 }
 
 static int parse_options(int argc, char **argv, struct embed_options *o)
 {
-    static const char *const valued[] = { "--data", "--init", "--rule", "--iters",
-                                          "--max-iter", "--outdim", "--seed", "--out",
-                                          "--plot", "--backend", "--threads", "--tile", NULL };
+    char synopsis[400];
+    snprintf(synopsis, sizeof synopsis,
+             "usage: %s --data iris|digits|FILE.csv|random:NxD [options]\n"
+             "Map the data to 2 (or 3) dimensions by Sammon's mapping and write one row per\n"
+             "point: x y [z] label.\n", sammon_embed_prog);
+    const struct rb_cli cli = { .command = "embed", .synopsis = synopsis, .opts = embed_table,
+                                .set = embed_set, .last_wins = 1 };
     *o = (struct embed_options){ .outdim = 2, .rule = RULE_CAWLEY, .seed = 1, .iters = -1,
                                  .tile = 64 };
-    for (int a = 1; a < argc; a++) {
-        const char *opt = argv[a];
-        int known = 0, rc;
-        if (strcmp(opt, "--help") == 0) {
-            fputs(usage, stdout);
-            return -1;
-        }
-        if (strcmp(opt, "--dedup") == 0) {
-            o->dedup = 1;
-            continue;
-        }
-        for (int k = 0; valued[k]; k++)
-            known |= strcmp(opt, valued[k]) == 0;
-        if (!known)
-            return complain(2, "unknown option '%s' (see --help)", opt);
-        if (a + 1 >= argc)
-            return complain(2, "%s needs a value", opt);
-        if ((rc = set_option(o, opt, argv[++a])) != 0)
-            return rc;
-    }
+    int rc = rb_cli_parse(&cli, argc, argv, o, NULL);
+    if (rc)
+        return rc;
     if (!o->data)
         return complain(2, "--data is required (iris, digits, FILE.csv or random:NxD; see "
                         "--help)");
@@ -294,11 +275,14 @@ out_release:
     return rc;
 }
 
-int main(int argc, char **argv)
+const char *sammon_embed_prog = "sammon-embed";
+
+int sammon_embed_main(const char *prog, int argc, char **argv)
 {
     struct embed_options o;
     struct rb_dataset d;
     struct phases t = { .t0 = rb_now_ns() };
+    sammon_embed_prog = prog;
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;

@@ -9,7 +9,12 @@
 #include "harness/prog.h"
 #include "impl/sammon/sammon_engine.h"
 
-#define complain(...) rb_prog_complain("sammon-embed", __VA_ARGS__)
+/* The name errors begin with: "reprobench embed" or the old "sammon-embed". */
+extern const char *sammon_embed_prog;
+#define complain(...) rb_prog_complain(sammon_embed_prog, __VA_ARGS__)
+
+/* The whole program: options, data, map, outputs; the exit status. */
+int sammon_embed_main(const char *prog, int argc, char **argv);
 
 enum embed_rule { RULE_NEWTON, RULE_GD, RULE_MASS, RULE_CAWLEY };
 enum embed_init { INIT_DEFAULT, INIT_PCA, INIT_CMDSCALE, INIT_RANDOM };

@@ -74,8 +74,8 @@ int embed_duplicates(struct rb_dataset *d, int dedup, int *keep)
     }
     if (!sammon_find_duplicate(d->N, d->n, d->x, &i, &j))
         return 0;
-    fprintf(stderr, "sammon-embed: %s: rows %d and %d are the same point (", d->name, i + 1,
-            j + 1);
+    fprintf(stderr, "%s: %s: rows %d and %d are the same point (", sammon_embed_prog, d->name,
+            i + 1, j + 1);
     print_row(stderr, d->x + (size_t)i * d->n, d->n > 8 ? 8 : d->n);
     fprintf(stderr, "%s); --dedup keeps the first\n", d->n > 8 ? " ..." : "");
     return 2;

@@ -43,23 +43,30 @@ endif RB_HAVE_BLAS
 # the core: each side is listed twice; CUDA and HIP objects are C++).
 if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
-bin_PROGRAMS += sbo-learn
-sbo_learn_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
-	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c %reldir%/sbo_learn_gpu.c
-sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
-sbo_learn_LDADD = $(RB_BACKEND_LIBS) librb_core.a $(RB_BACKEND_LIBS) librb_core.a \
-	$(RB_CORE_LIBS)
-nodist_EXTRA_sbo_learn_SOURCES = build-aux/link-cxx.cxx
+# It is reprobench learn; sbo-learn, its old name, stays for one release as
+# a program of one call.
+RB_LEARN_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
+	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c %reldir%/sbo_learn_gpu.c \
+	harness/learn_backends.c
 if RB_HAVE_OPENCL
-sbo_learn_SOURCES += %reldir%/sbo_learn_opencl.c
-sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
+RB_LEARN_SOURCES += %reldir%/sbo_learn_opencl.c
+RB_LEARN_CPPFLAGS = $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
 endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
-sbo_learn_SOURCES += %reldir%/sbo_learn_cuda.c
+RB_LEARN_SOURCES += %reldir%/sbo_learn_cuda.c
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
-sbo_learn_SOURCES += %reldir%/sbo_learn_hip.c
+RB_LEARN_SOURCES += %reldir%/sbo_learn_hip.c
 endif RB_HAVE_HIP
+reprobench_SOURCES += $(RB_LEARN_SOURCES) harness/cli_learn.c
+reprobench_CPPFLAGS = $(AM_CPPFLAGS) $(RB_LEARN_CPPFLAGS)
+bin_PROGRAMS += sbo-learn
+sbo_learn_SOURCES = $(RB_LEARN_SOURCES) harness/alias_learn.c
+sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+sbo_learn_LDADD = $(RB_BACKEND_LIBS) librb_core.a librb_registry.a $(RB_BACKEND_LIBS) \
+	librb_core.a $(RB_CORE_LIBS)
+nodist_EXTRA_sbo_learn_SOURCES = build-aux/link-cxx.cxx
+sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(RB_LEARN_CPPFLAGS)
 endif RB_HAVE_OPENMP
 endif RB_HAVE_BLAS
 # CUDA and HIP: one host code (sbo_gpu_*.cu; sbo_gpu_state.h and

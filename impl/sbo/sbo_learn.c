@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sbo-learn: SBO dictionary learning on 8 x 8 patches of grey images (the
- * shipped ones by default), with the RMSE by block count, the learned atoms
- * as an image and a summary written to a folder. */
+/* reprobench learn (and its alias sbo-learn): SBO dictionary learning on
+ * 8 x 8 patches of grey images (the shipped ones by default), with the RMSE
+ * by block count, the learned atoms as an image and a summary written to a
+ * folder. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,47 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "datasets/image_patches.h"
+#include "harness/cli.h"
+#include "harness/cli_opts.h"
 #include "harness/error.h"
 #include "harness/prog.h"
 #include "harness/timer.h"
 #include "impl/sbo/sbo_learn.h"
 
 #define MAX_IMAGES 64
-
-static const char usage[] =
-    "usage: sbo-learn [options]\n"
-    "Learn an SBO dictionary (a union of orthonormal 64 x 64 blocks, each patch coded\n"
-    "in its best block with s coefficients) on mean-removed 8 x 8 patches of grey PGM\n"
-    "images, pixel scale 0..255, and write DIR/rmse.tsv, DIR/atoms.pgm, DIR/summary.txt.\n"
-    "  --image FILE    a PGM image (repeatable); default the shipped ascent, camera,\n"
-    "                  astronaut, coffee and chelsea (RB_DATA_DIR overrides where)\n"
-    "  --patches N     a random subset of N patches (seeded); default all\n"
-    "  --distinct      non-overlapping patches instead of every position\n"
-    "  --blocks L      learn up to L blocks (default 16)\n"
-    "  --s S           coefficients per patch, 1..64 (default 8)\n"
-    "  --rounds R      refinement rounds after each new block (default 5)\n"
-    "  --iters K       1ONB iterations of a new block (default 10)\n"
-    "  --worst W       worst-coded patches that train a new block (default N / 4)\n"
-    "  --backend B     serial (fp64 reference), omp (float, OpenMP; default), or\n"
-    "                  float on a device where built with its backend: opencl,\n"
-    "                  cuda or hip\n"
-    "  --threads T     OpenMP threads of omp (default OMP_NUM_THREADS or all)\n"
-    "  --svd M         the device's block update: polar (Newton-Schulz; default)\n"
-    "                  or jacobi (the paper's Jacobi SVD)\n"
-    "  --clblast       opencl's GEMMs through CLBlast (where built with it)\n"
-    "  --cl-platform N, --cl-device N  opencl's device by index (default the\n"
-    "                  first GPU, else the first device; see reprobench info)\n"
-    "  --cublas        cuda's GEMMs through cuBLAS (where built with it)\n"
-    "  --cuda-device N, --hip-device N  cuda's or hip's device by index\n"
-    "                  (default 0; see reprobench info)\n"
-    "  --profile       the device's time of each kernel in summary.txt (the events\n"
-    "                  around each launch add to train_seconds)\n"
-    "  --seed S        seed of the patch subset (default 1)\n"
-    "  --out DIR       where the files go, created if missing and checked before\n"
-    "                  the training (default .)\n"
-    "  --help          this text\n"
-    "Progress (blocks, RMSE, elapsed seconds) goes to stderr.\n"
-    "Exit status: 0 done, 1 failure, 2 bad input.\n";
 
 struct options {
     const char *images[MAX_IMAGES], *out;
@@ -64,24 +32,24 @@ struct options {
     const struct sbo_learner *learner;
 };
 
-#define complain(...) rb_prog_complain("sbo-learn", __VA_ARGS__)
+const char *sbo_learn_prog = "sbo-learn";
 
-#define parse_int(...) rb_prog_parse_int("sbo-learn", __VA_ARGS__)
+#define complain(...) rb_prog_complain(sbo_learn_prog, __VA_ARGS__)
 
 static int pick_learner(const char *val, const struct sbo_learner **out)
 {
     static const char *const devices[][2] = {
         { "opencl", "OpenCL" }, { "cuda", "CUDA" }, { "hip", "HIP" },
     };
-    for (const struct sbo_learner *l = sbo_learners; l->name; l++)
-        if (strcmp(val, l->name) == 0) {
-            *out = l;
+    for (const struct sbo_learner *const *l = sbo_learners; *l; l++)
+        if (strcmp(val, (*l)->name) == 0) {
+            *out = *l;
             return 0;
         }
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         if (strcmp(val, devices[k][0]) == 0)
-            return complain(2, "--backend %s: this sbo-learn was built without %s", val,
-                            devices[k][1]);
+            return complain(2, "--backend %s: this %s was built without %s", val,
+                            sbo_learn_prog, devices[k][1]);
     return complain(2, "--backend: '%s' is not one of the trainers (see --help)", val);
 }
 
@@ -101,96 +69,126 @@ static int check_backend_options(const struct options *o)
     return 0;
 }
 
-/* One valued option; 0 or the exit status. */
-static int set_option(struct options *o, const char *opt, const char *val)
+/* The options in groups by the trainers that read them: all, the device
+ * ones, opencl, cuda, hip (check_backend_options). */
+enum learn_opt { LO_IMAGE, LO_PATCHES, LO_DISTINCT, LO_BLOCKS, LO_S, LO_ROUNDS, LO_ITERS,
+                 LO_WORST, LO_BACKEND, LO_THREADS, LO_SEED, LO_OUT,
+                 LO_SVD, LO_PROFILE,
+                 LO_CLBLAST, LO_CL_PLATFORM, LO_CL_DEVICE,
+                 LO_CUBLAS, LO_CUDA_DEVICE,
+                 LO_HIP_DEVICE };
+
+static const struct rb_opt learn_table[] = {
+    { RB_OPT_STRING, "--image", "FILE", .id = LO_IMAGE, .repeat = 1,
+      .help = "a PGM image (repeatable); default the shipped ascent, camera,\n"
+              "astronaut, coffee and chelsea (RB_DATA_DIR overrides where)" },
+    { RB_OPT_INT, "--patches", "N", 1, INT_MAX, .id = LO_PATCHES,
+      .help = "a random subset of N patches (seeded); default all" },
+    { RB_OPT_FLAG, "--distinct", NULL, .id = LO_DISTINCT,
+      .help = "non-overlapping patches instead of every position" },
+    { RB_OPT_INT, "--blocks", "L", 1, 1024, .id = LO_BLOCKS,
+      .help = "learn up to L blocks (default 16)" },
+    { RB_OPT_INT, "--s", "S", 1, SBO_LEARN_P, .id = LO_S,
+      .help = "coefficients per patch, 1..64 (default 8)" },
+    { RB_OPT_INT, "--rounds", "R", 0, 100000, .id = LO_ROUNDS,
+      .help = "refinement rounds after each new block (default 5)" },
+    { RB_OPT_INT, "--iters", "K", 0, 100000, .id = LO_ITERS,
+      .help = "1ONB iterations of a new block (default 10)" },
+    { RB_OPT_INT, "--worst", "W", 1, INT_MAX, .id = LO_WORST,
+      .help = "worst-coded patches that train a new block (default N / 4)" },
+    { RB_OPT_STRING, "--backend", "B", .id = LO_BACKEND,
+      .help = "serial (fp64 reference), omp (float, OpenMP; default), or\n"
+              "float on a device where built with its backend: opencl,\n"
+              "cuda or hip" },
+    { RB_OPT_INT, "--threads", "T", 1, 4096, .id = LO_THREADS,
+      .help = "OpenMP threads of omp (default OMP_NUM_THREADS or all)" },
+    { RB_OPT_CHOICE, "--svd", "M", .choices = "polar,jacobi", .id = LO_SVD,
+      .help = "the device's block update: polar (Newton-Schulz; default)\n"
+              "or jacobi (the paper's Jacobi SVD)" },
+    { RB_OPT_FLAG, "--clblast", NULL, .id = LO_CLBLAST,
+      .help = "opencl's GEMMs through CLBlast (where built with it)" },
+    { RB_OPT_INT, "--cl-platform", "N", 0, 63, .id = LO_CL_PLATFORM,
+      .help = "opencl's platform by index (default the first with a GPU)" },
+    { RB_OPT_INT, "--cl-device", "N", 0, 63, .id = LO_CL_DEVICE,
+      .help = "opencl's device by index (default the first GPU, else the\n"
+              "first device; see reprobench info)" },
+    { RB_OPT_FLAG, "--cublas", NULL, .id = LO_CUBLAS,
+      .help = "cuda's GEMMs through cuBLAS (where built with it)" },
+    { RB_OPT_INT, "--cuda-device", "N", 0, 63, .id = LO_CUDA_DEVICE,
+      .help = "cuda's device by index (default 0; see reprobench info)" },
+    { RB_OPT_INT, "--hip-device", "N", 0, 63, .id = LO_HIP_DEVICE,
+      .help = "hip's device by index (default 0; see reprobench info)" },
+    { RB_OPT_FLAG, "--profile", NULL, .id = LO_PROFILE,
+      .help = "the device's time of each kernel in summary.txt (the events\n"
+              "around each launch add to train_seconds)" },
+    { RB_OPT_INT, "--seed", "S", 0, LLONG_MAX, .id = LO_SEED,
+      .help = "seed of the patch subset (default 1)" },
+    { RB_OPT_STRING, "--out", "DIR", .id = LO_OUT,
+      .help = "where the files go, created if missing and checked before\n"
+              "the training (default .)" },
+    { RB_OPT_TEXT, .help = "  --help             this text\n"
+      "Progress (blocks, RMSE, elapsed seconds) goes to stderr.\n"
+      "Exit status: 0 done, 1 failure, 2 bad input." },
+    { RB_OPT_END }
+};
+
+/* Where the option names its group's first, for check_backend_options. */
+static void note_group(struct options *o, const struct rb_opt *r)
 {
-    long long v = 0;
-    int rc = 0;
-    if (strcmp(opt, "--image") == 0) {
+    const char **first = r->id >= LO_HIP_DEVICE ? &o->hip_opt
+                         : r->id >= LO_CUBLAS   ? &o->cuda_opt
+                         : r->id >= LO_CLBLAST  ? &o->cl_opt
+                         : r->id >= LO_SVD      ? &o->gpu_opt
+                                                : NULL;
+    if (first && !*first)
+        *first = r->name;
+}
+
+static int learn_set(void *self, const struct rb_opt *r, const struct rb_opt_value *v)
+{
+    struct options *o = self;
+    int *ints[] = { [LO_BLOCKS] = &o->blocks, [LO_S] = &o->s, [LO_ROUNDS] = &o->rounds,
+                    [LO_ITERS] = &o->iters, [LO_WORST] = &o->worst,
+                    [LO_THREADS] = &o->threads, [LO_CL_PLATFORM] = &o->cl_platform,
+                    [LO_CL_DEVICE] = &o->cl_device, [LO_CUDA_DEVICE] = &o->cuda_device,
+                    [LO_HIP_DEVICE] = &o->hip_device, [LO_DISTINCT] = &o->distinct,
+                    [LO_CLBLAST] = &o->cl_clblast, [LO_CUBLAS] = &o->cublas,
+                    [LO_PROFILE] = &o->profile, [LO_SVD] = &o->jacobi };
+    note_group(o, r);
+    switch ((enum learn_opt)r->id) {
+    case LO_IMAGE:
         if (o->nimg == MAX_IMAGES)
             return complain(2, "--image: at most %d images", MAX_IMAGES);
-        o->images[o->nimg++] = val;
-    } else if (strcmp(opt, "--out") == 0) {
-        o->out = val;
-    } else if (strcmp(opt, "--backend") == 0) {
-        rc = pick_learner(val, &o->learner);
-    } else if (strcmp(opt, "--svd") == 0) {
-        o->gpu_opt = o->gpu_opt ? o->gpu_opt : opt;
-        if (strcmp(val, "polar") == 0 || strcmp(val, "jacobi") == 0)
-            o->jacobi = strcmp(val, "jacobi") == 0;
-        else
-            rc = complain(2, "--svd: '%s' is not polar or jacobi", val);
-    } else if (strcmp(opt, "--patches") == 0) {
-        if (!(rc = parse_int(opt, val, 1, INT_MAX, &v)))
-            o->patches = (long)v;
-    } else if (strcmp(opt, "--seed") == 0) {
-        if (!(rc = parse_int(opt, val, 0, LLONG_MAX, &v)))
-            o->seed = (unsigned long long)v;
-    } else {
-        static const struct { const char *name; long long lo, hi; } ints[] = {
-            { "--blocks", 1, 1024 }, { "--s", 1, SBO_LEARN_P }, { "--rounds", 0, 100000 },
-            { "--iters", 0, 100000 }, { "--worst", 1, INT_MAX }, { "--threads", 1, 4096 },
-            { "--cl-platform", 0, 63 }, { "--cl-device", 0, 63 }, { "--cuda-device", 0, 63 },
-            { "--hip-device", 0, 63 },
-        };
-        int *dst[] = { &o->blocks, &o->s, &o->rounds, &o->iters, &o->worst, &o->threads,
-                       &o->cl_platform, &o->cl_device, &o->cuda_device, &o->hip_device };
-        const char **only = strncmp(opt, "--cl-", 5) == 0     ? &o->cl_opt
-                            : strncmp(opt, "--cuda-", 7) == 0 ? &o->cuda_opt
-                            : strncmp(opt, "--hip-", 6) == 0  ? &o->hip_opt
-                                                              : NULL;
-        if (only && !*only)
-            *only = opt;
-        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
-            if (strcmp(opt, ints[k].name) == 0) {
-                if (!(rc = parse_int(opt, val, ints[k].lo, ints[k].hi, &v)))
-                    *dst[k] = (int)v;
-                return rc;
-            }
-        return complain(2, "unknown option '%s' (see --help)", opt);
+        o->images[o->nimg++] = v->str;
+        return 0;
+    case LO_OUT: o->out = v->str; return 0;
+    case LO_BACKEND: return pick_learner(v->str, &o->learner);
+    case LO_PATCHES: o->patches = (long)v->i; return 0;
+    case LO_SEED: o->seed = (unsigned long long)v->i; return 0;
+    default:
+        /* a flag sets 1; an int or --svd's choice (jacobi = 1) its value */
+        *ints[r->id] = r->type == RB_OPT_FLAG ? 1 : (int)v->i;
+        return 0;
     }
-    return rc;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
+    char synopsis[400];
+    snprintf(synopsis, sizeof synopsis,
+             "usage: %s [options]\n"
+             "Learn an SBO dictionary (a union of orthonormal 64 x 64 blocks, each patch coded\n"
+             "in its best block with s coefficients) on mean-removed 8 x 8 patches of grey PGM\n"
+             "images, pixel scale 0..255, and write DIR/rmse.tsv, DIR/atoms.pgm, "
+             "DIR/summary.txt.\n", sbo_learn_prog);
+    const struct rb_cli cli = { .command = "learn", .synopsis = synopsis, .opts = learn_table,
+                                .set = learn_set, .last_wins = 1 };
     *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
                            .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1,
                            .cuda_device = -1, .hip_device = -1 };
     int rc = pick_learner("omp", &o->learner);
-    for (int a = 1; rc == 0 && a < argc; a++) {
-        const char *opt = argv[a];
-        if (strcmp(opt, "--help") == 0) {
-            fputs(usage, stdout);
-            return -1;
-        }
-        static const char *const valued[] = { "--image", "--patches", "--blocks", "--s",
-                                              "--rounds", "--iters", "--worst", "--backend",
-                                              "--threads", "--seed", "--out", "--svd",
-                                              "--cl-platform", "--cl-device",
-                                              "--cuda-device", "--hip-device", NULL };
-        int known = 0;
-        for (int k = 0; valued[k]; k++)
-            known |= strcmp(opt, valued[k]) == 0;
-        if (strcmp(opt, "--distinct") == 0) {
-            o->distinct = 1;
-        } else if (strcmp(opt, "--clblast") == 0) {
-            o->cl_clblast = 1;
-            o->cl_opt = o->cl_opt ? o->cl_opt : opt;
-        } else if (strcmp(opt, "--cublas") == 0) {
-            o->cublas = 1;
-            o->cuda_opt = o->cuda_opt ? o->cuda_opt : opt;
-        } else if (strcmp(opt, "--profile") == 0) {
-            o->profile = 1;
-            o->gpu_opt = o->gpu_opt ? o->gpu_opt : opt;
-        } else if (!known) {
-            rc = complain(2, "unknown option '%s' (see --help)", opt);
-        } else if (a + 1 >= argc) {
-            rc = complain(2, "%s needs a value", opt);
-        } else {
-            rc = set_option(o, opt, argv[++a]);
-        }
-    }
+    if (rc == 0)
+        rc = rb_cli_parse(&cli, argc, argv, o, NULL);
     return rc ? rc : check_backend_options(o);
 }
 
@@ -342,13 +340,14 @@ static void run_options(const struct options *o, struct sbo_learn_run *r)
     r->profile = o->profile;
 }
 
-int main(int argc, char **argv)
+int sbo_learn_main(const char *prog, int argc, char **argv)
 {
     static char paths[8][4096];
     struct options o;
     struct sbo_learn_run r = { 0 };
     char err[4400];
     long total = 0;
+    sbo_learn_prog = prog;
     int made = 0, rc = parse_options(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sbo-learn's parts: the run it shares between loading, training and
  * writing, the trainers by backend (one table row each), the patch loader
- * and the output writers.  Not a library interface: only sbo-learn uses it. */
+ * and the output writers.  Not a library interface: only
+ * reprobench learn (and sbo-learn) uses it. */
 #ifndef SBO_LEARN_H
 #define SBO_LEARN_H
 
@@ -62,8 +63,15 @@ struct sbo_learner {
     void (*release)(struct sbo_learn_run *r);
 };
 
-/* The trainers, closed by a row of NULL name. */
-extern const struct sbo_learner sbo_learners[];
+/* The trainers, closed by NULL: the host ones below and each device one
+ * this build has (harness/learn_backends.c). */
+extern const struct sbo_learner *const sbo_learners[];
+extern const struct sbo_learner sbo_learner_serial, sbo_learner_omp;
+
+/* The name errors begin with: "reprobench learn" or the old "sbo-learn". */
+extern const char *sbo_learn_prog;
+/* The whole program: options, patches, training, files; the exit status. */
+int sbo_learn_main(const char *prog, int argc, char **argv);
 
 /* The OpenCL trainer (sbo_learn_opencl.c, built with OpenCL only): float,
  * on the device chosen by cl_platform / cl_device.  Its prepare returns

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sbo-learn's trainers, one row each: the fp64 reference (sbo_train), the
- * OpenMP float version (sbo_train_omp) and, where their backend is built,
- * the float training on an OpenCL, CUDA or HIP device (sbo_learn_opencl.c,
- * sbo_learn_gpu.c with sbo_learn_cuda.c, sbo_learn_hip.c). */
-#include <config.h>
+/* learn's host trainers: the fp64 reference (sbo_train) and the OpenMP
+ * float version (sbo_train_omp); the device ones are sbo_learn_opencl.c,
+ * sbo_learn_gpu.c with sbo_learn_cuda.c and sbo_learn_hip.c, and the table
+ * of those this build has is harness/learn_backends.c. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -140,27 +139,13 @@ static void omp_release(struct sbo_learn_run *r)
     r->priv = NULL;
 }
 
-const struct sbo_learner sbo_learners[] = {
-    { .name = "serial", .about = "the fp64 reference, one thread",
-      .prepare = serial_prepare, .train = serial_train, .code = serial_code,
-      .release = serial_release },
-    { .name = "omp", .about = "float, OpenMP threads and OpenBLAS",
-      .prepare = omp_prepare, .train = omp_train, .code = omp_code,
-      .release = omp_release },
-#if RB_HAVE_OPENCL
-    { .name = "opencl", .about = "float, the training on an OpenCL device",
-      .prepare = sbo_learn_cl_prepare, .train = sbo_learn_cl_train, .code = sbo_learn_cl_code,
-      .release = sbo_learn_cl_release },
-#endif
-#if RB_HAVE_CUDA
-    { .name = "cuda", .about = "float, the training on a CUDA device",
-      .prepare = sbo_learn_cuda_prepare, .train = sbo_learn_gpu_train,
-      .code = sbo_learn_gpu_code, .release = sbo_learn_gpu_release },
-#endif
-#if RB_HAVE_HIP
-    { .name = "hip", .about = "float, the training on a HIP device",
-      .prepare = sbo_learn_hip_prepare, .train = sbo_learn_gpu_train,
-      .code = sbo_learn_gpu_code, .release = sbo_learn_gpu_release },
-#endif
-    { 0 }
+const struct sbo_learner sbo_learner_serial = {
+    .name = "serial", .about = "the fp64 reference, one thread",
+    .prepare = serial_prepare, .train = serial_train, .code = serial_code,
+    .release = serial_release
+};
+
+const struct sbo_learner sbo_learner_omp = {
+    .name = "omp", .about = "float, OpenMP threads and OpenBLAS",
+    .prepare = omp_prepare, .train = omp_train, .code = omp_code, .release = omp_release
 };

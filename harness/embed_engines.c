@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* sammon-embed's backends: the fp64 engines always, and each device engine
- * this build has (the program's table, as the registry lists variants). */
+/* embed's backends, the one place that picks them by build: the fp64
+ * engines always, and each device engine this build has (the program's
+ * table, as the registry lists variants). */
 #include <config.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +50,8 @@ int embed_engine_known(const char *name)
             return 0;
     for (int k = 0; all_names[k]; k++)
         if (strcmp(name, all_names[k]) == 0)
-            return complain(2, "--backend %s: this sammon-embed was built without it", name);
+            return complain(2, "--backend %s: this %s was built without it", name,
+                            sammon_embed_prog);
     return complain(2, "--backend: '%s' is not one of %s", name, embed_engine_names());
 }
 
