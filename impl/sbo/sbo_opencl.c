@@ -72,7 +72,7 @@ size_t sbo_opencl_footprint(const struct rb_case *c)
 static int buffer(struct rb_case *c, struct sbo_opencl *b, size_t bytes, cl_mem *out)
 {
     cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes);    /* RB_FAULT=oom: a size no device holds */
+    bytes = RB_FAULT_POINT(c, oom, bytes);    /* RB_FAULT=oom: a size no device holds */
     *out = clCreateBuffer(b->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
         || err == CL_INVALID_BUFFER_SIZE)

@@ -30,7 +30,7 @@ const char *const sbo_tk_names[SBO_TK_N] = {
 static int buffer(struct rb_case *c, struct sbo_cl_train *t, size_t bytes, cl_mem *out)
 {
     cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes ? bytes : 1);
+    bytes = RB_FAULT_POINT(c, oom, bytes ? bytes : 1);
     *out = clCreateBuffer(t->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
         || err == CL_INVALID_BUFFER_SIZE)
