@@ -70,3 +70,5 @@ RB_HIP_CU_OBJECTS += %reldir%/sammon_gpu_case.hipo %reldir%/sammon_gpu_launch.hi
 endif RB_HAVE_HIP
 # The stored variant and sammon-embed on the GPU, described.
 EXTRA_DIST += docs/sammon-stored.md
+# What the report quotes of the paper.
+librb_core_a_SOURCES += %reldir%/sammon_paper.c
