@@ -20,42 +20,50 @@ static void note_failure(struct rb_tally *t, const struct rb_case *c, const char
     t->failed++;
 }
 
-/* The device may have gone since the sweep was planned (or RB_FAULT says
- * so): the case is skipped with the reason, and the sweep goes on. */
+/* The device may have gone since the sweep was planned: the case is
+ * skipped with the reason, and the sweep goes on. */
 static int check_device(struct rb_case *c)
 {
     char why[sizeof c->msg - 32];
 
-    if (rb_fault_by_harness(c, RB_FAULT_NODEVICE))
-        return rb_fail(c, RB_ESKIP, "fault injected: nodevice: no device for %s",
-                       rb_backend_name(c->v->backend));
     why[0] = '\0';
     if (!c->v->available(c->ctx, why, sizeof why))
         return rb_fail(c, RB_ESKIP, "no device: %s", why[0] ? why : "not available");
     return 0;
 }
 
-/* The harness's stand-ins for faults a backend cannot be made to have. */
-static int injected_setup_fault(struct rb_case *c)
-{
-    if (rb_fault_by_harness(c, RB_FAULT_OOM))
-        return rb_fail(c, RB_ENOMEM, "fault injected: oom: %zu bytes of %s memory: %s",
-                       c->v->footprint ? c->v->footprint(c) : 0,
-                       rb_backend_name(c->v->backend), rb_strerror(RB_ENOMEM));
-    return 0;
-}
+struct stage_io {
+    const struct rb_policy *p;
+    struct rb_measurement *m;
+    struct rb_check *check;
+    int checked;                /* verify ran to the end: check holds its result */
+};
 
-/* Verify ran on the real output; its result is kept in the record and only
- * the verdict is overturned. */
-static int injected_verify_fault(struct rb_case *c, struct rb_check *check)
+/* Every stage of a case passes here, so that fault injection wraps them in
+ * one place: the harness's stand-ins before the stage, the verify fault
+ * after it. */
+static int stage_run(struct rb_case *c, enum rb_fault_stage stage, struct stage_io *io)
 {
-    if (!rb_fault_by_harness(c, RB_FAULT_VERIFY))
-        return 0;
-    int real = check->pass;
-    check->pass = 0;
-    return rb_fail(c, RB_EVERIFY, "fault injected: verify (the real check %s: %s error %.3g, "
-                   "tolerance %.3g)", real ? "passed" : "failed", check->method, check->error,
-                   check->tolerance);
+    int rc = rb_fault_enter(c, stage);
+
+    if (rc)
+        return rc;
+    switch (stage) {
+    case RB_FAULT_AT_AVAILABLE:
+        rc = check_device(c);
+        break;
+    case RB_FAULT_AT_SETUP:
+        rc = c->v->setup(c);
+        break;
+    case RB_FAULT_AT_RUN:
+        rc = rb_measure(c, io->p, io->m);
+        break;
+    case RB_FAULT_AT_VERIFY:
+        rc = c->v->verify(c, io->check);
+        io->checked = !rc;
+        break;
+    }
+    return rc ? rc : rb_fault_leave(c, stage, io->check);
 }
 
 int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run *run,
@@ -65,11 +73,12 @@ int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run 
     struct rb_check check = { 0 };
     struct rb_occ occ = { 0 };
     struct rb_outcome o = { .status = "ok", .message = "" };
+    struct stage_io io = { .p = p, .m = &m, .check = NULL };
     int rc, refused = 0;
 
     c->msg[0] = '\0';
     c->state = NULL;
-    if ((rc = check_device(c))) {
+    if ((rc = stage_run(c, RB_FAULT_AT_AVAILABLE, &io))) {
         o.stage = "available";
         goto record;
     }
@@ -80,24 +89,23 @@ int rb_case_execute(struct rb_case *c, const struct rb_policy *p, struct rb_run 
         o.stage = "setup";
         goto record;
     }
-    if ((rc = injected_setup_fault(c)) || (rc = c->v->setup(c))) {
+    if ((rc = stage_run(c, RB_FAULT_AT_SETUP, &io))) {
         o.stage = "setup";
         goto record;
     }
-    if (rb_fault_by_harness(c, RB_FAULT_LAUNCH))
-        rc = rb_fail(c, RB_ELAUNCH, "fault injected: launch: %s",
-                     rb_strerror(RB_ELAUNCH));
-    if (rc || (rc = rb_measure(c, p, &m))) {
+    if ((rc = stage_run(c, RB_FAULT_AT_RUN, &io))) {
         o.stage = "run";
         goto record;
     }
     o.m = &m;
-    if ((rc = c->v->verify(c, &check))) {
+    io.check = &check;
+    rc = stage_run(c, RB_FAULT_AT_VERIFY, &io);
+    if (rc && !io.checked) {
         o.stage = "verify";
         goto record;
     }
-    o.check = &check;
-    if ((rc = injected_verify_fault(c, &check))) {
+    o.check = &check;           /* kept too when a verify fault overturned it */
+    if (rc) {
         o.stage = "verify";
     } else if (!check.pass) {
         rc = rb_fail(c, RB_EVERIFY, "verification failed: %s error %.3g > tolerance %.3g",

@@ -96,26 +96,57 @@ int rb_fault_case(const struct rb_case *c, enum rb_fault_kind kind)
 
 /* Above CL_DEVICE_MAX_MEM_ALLOC_SIZE of any device: clCreateBuffer answers
  * CL_INVALID_BUFFER_SIZE at once instead of overcommitting. */
-size_t rb_fault_buffer_bytes(const struct rb_case *c, size_t bytes)
+size_t rb_fault_point_oom(const struct rb_case *c, size_t bytes)
 {
     return rb_fault_case(c, RB_FAULT_OOM) ? (size_t)1 << 62 : bytes;
 }
 
 /* Above CL_DEVICE_MAX_WORK_GROUP_SIZE and every CL_DEVICE_MAX_WORK_ITEM_SIZES
  * entry: the enqueue answers CL_INVALID_WORK_GROUP_SIZE (or _ITEM_SIZE). */
-const size_t *rb_fault_local_size(const struct rb_case *c, const size_t *local)
+const size_t *rb_fault_point_launch(const struct rb_case *c, const size_t *local)
 {
     static const size_t huge[3] = { (size_t)1 << 30, 1, 1 };
     return rb_fault_case(c, RB_FAULT_LAUNCH) ? huge : local;
 }
 
-int rb_fault_by_harness(const struct rb_case *c, enum rb_fault_kind kind)
+/* 1 when the harness itself stands in for `kind` in case c: the backends
+ * without a real fault point (every one but OpenCL for oom and launch;
+ * every backend for verify and nodevice). */
+static int fault_by_harness(const struct rb_case *c, enum rb_fault_kind kind)
 {
     if (!rb_fault_case(c, kind))
         return 0;
     if (kind == RB_FAULT_OOM || kind == RB_FAULT_LAUNCH)
         return c->v->backend != RB_BACKEND_OPENCL;
     return kind != RB_FAULT_NOSPACE;
+}
+
+int rb_fault_enter(struct rb_case *c, enum rb_fault_stage stage)
+{
+    const char *backend = rb_backend_name(c->v->backend);
+
+    if (stage == RB_FAULT_AT_AVAILABLE && fault_by_harness(c, RB_FAULT_NODEVICE))
+        return rb_fail(c, RB_ESKIP, "fault injected: nodevice: no device for %s", backend);
+    if (stage == RB_FAULT_AT_SETUP && fault_by_harness(c, RB_FAULT_OOM))
+        return rb_fail(c, RB_ENOMEM, "fault injected: oom: %zu bytes of %s memory: %s",
+                       c->v->footprint ? c->v->footprint(c) : 0, backend,
+                       rb_strerror(RB_ENOMEM));
+    if (stage == RB_FAULT_AT_RUN && fault_by_harness(c, RB_FAULT_LAUNCH))
+        return rb_fail(c, RB_ELAUNCH, "fault injected: launch: %s", rb_strerror(RB_ELAUNCH));
+    return 0;
+}
+
+/* Verify ran on the real output; its result is kept in the record and only
+ * the verdict is overturned. */
+int rb_fault_leave(struct rb_case *c, enum rb_fault_stage stage, struct rb_check *check)
+{
+    if (stage != RB_FAULT_AT_VERIFY || !check || !fault_by_harness(c, RB_FAULT_VERIFY))
+        return 0;
+    int real = check->pass;
+    check->pass = 0;
+    return rb_fail(c, RB_EVERIFY, "fault injected: verify (the real check %s: %s error %.3g, "
+                   "tolerance %.3g)", real ? "passed" : "failed", check->method, check->error,
+                   check->tolerance);
 }
 
 void rb_fault_label(struct rb_case *c)

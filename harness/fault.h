@@ -29,17 +29,30 @@ int rb_fault_hit(const char *paper, const char *algo, const char *name,
                  enum rb_fault_kind kind);
 int rb_fault_case(const struct rb_case *c, enum rb_fault_kind kind);
 
-/* The injections a variant's backend makes on its real path (OpenCL): the
- * size a buffer of `bytes` is created with (one no device can hold when
- * oom is injected), and the local work size of a launch (one above any
- * device's work-group limit when launch is injected). */
-size_t rb_fault_buffer_bytes(const struct rb_case *c, size_t bytes);
-const size_t *rb_fault_local_size(const struct rb_case *c, const size_t *local);
+/* The harness's stages of a case, in the order rb_case_execute runs them. */
+enum rb_fault_stage {
+    RB_FAULT_AT_AVAILABLE,
+    RB_FAULT_AT_SETUP,
+    RB_FAULT_AT_RUN,
+    RB_FAULT_AT_VERIFY
+};
 
-/* 1 when the harness itself stands in for `kind` in case c: the backends
- * without a real-path injection (every one but OpenCL for oom and launch;
- * every backend for verify and nodevice). */
-int rb_fault_by_harness(const struct rb_case *c, enum rb_fault_kind kind);
+/* The one place the harness injects: before a stage, the stand-ins for
+ * faults the backend has no real path for (nodevice; oom and launch on
+ * backends other than OpenCL), 0 or the fault's RB_E* with c->msg set;
+ * after verify ran on the real output, the verify fault, which overturns
+ * check->pass and keeps the real result in the message. */
+int rb_fault_enter(struct rb_case *c, enum rb_fault_stage stage);
+int rb_fault_leave(struct rb_case *c, enum rb_fault_stage stage, struct rb_check *check);
+
+/* A point in a backend where a device call can be made to fail for real:
+ * RB_FAULT_POINT(c, oom, bytes) is the size a buffer of `bytes` is created
+ * with (one no device can hold when oom is injected); RB_FAULT_POINT(c,
+ * launch, local) the local work size of a launch (one above any device's
+ * work-group limit when launch is injected). */
+#define RB_FAULT_POINT(c, kind, value) rb_fault_point_##kind((c), (value))
+size_t rb_fault_point_oom(const struct rb_case *c, size_t bytes);
+const size_t *rb_fault_point_launch(const struct rb_case *c, const size_t *local);
 
 /* Put "fault injected: KIND[,KIND]: " in front of c->msg when any fault
  * matches c (unless the harness's own message already says so), so that its

@@ -112,3 +112,7 @@ librb_core_a_SOURCES += %reldir%/backend/hip_targets.h %reldir%/backend/hip_targ
 # run --devices: one worker process per device (docs/devices.md)
 librb_core_a_SOURCES += %reldir%/workers.h %reldir%/workers.c
 EXTRA_DIST += docs/devices.md
+
+# What the report says of each paper (title, claims, figures), defined with
+# the paper and reached through the registry.
+librb_core_a_SOURCES += %reldir%/paper.h

@@ -4,6 +4,7 @@
  * one line here. */
 #include "config.h"
 #include <string.h>
+#include "harness/paper.h"
 #include "harness/registry.h"
 
 extern const struct rb_variant givens_serial_variants[];
@@ -166,4 +167,15 @@ int rb_registry_backend_built(enum rb_backend b)
     default:
         return 0;
     }
+}
+
+/* The papers, in the order the report lists them; each is built whatever
+ * backends are, since the report reads runs made elsewhere. */
+extern const struct rb_paper givens_paper, sammon_paper, sbo_paper;
+
+const struct rb_paper *rb_registry_paper(size_t i)
+{
+    static const struct rb_paper *const papers[] = { &givens_paper, &sammon_paper, &sbo_paper };
+
+    return i < sizeof papers / sizeof *papers ? papers[i] : NULL;
 }

@@ -6,59 +6,37 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/paper.h"
 #include "harness/report.h"
 
-/* Which CPU record a claim divides by. */
-enum claim_ref {
-    REF_BASELINE,               /* the paper's baseline record ("baseline": true) */
-    REF_OMP_MOST_THREADS,       /* OpenMP at the largest "threads" timed */
-};
+#define PAPERS_MAX 16            /* more than the registry holds */
 
-struct claim {
-    const char *paper;
-    const char *words;          /* what the paper says, with its setting */
-    const char *figure;         /* its number */
-    enum claim_ref ref;
-    const char *ref_name;
-};
+/* The paper registered as `paper`, or NULL. */
+static const struct rb_paper *paper_named(const char *paper)
+{
+    const struct rb_paper *p;
 
-/* paper     the paper's words                                    its figure  reference */
-static const struct claim claims[] = {
-    { "givens", "GPU speedups over a sequential CPU for forward and backward "
-      "'measure in the hundreds' (Tesla K80 against one Xeon E5-2690 thread, n up to 2000)",
-      "hundreds", REF_BASELINE, "the sequential CPU baseline" },
-    { "sammon", "the GPU is about 6 times faster than the 16-thread CPU "
-      "(RX Vega 56 against OpenMP with AVX)", "~6x", REF_OMP_MOST_THREADS,
-      "OpenMP at the most threads timed" },
-    { "sammon", "and almost 60 times faster than one CPU thread", "~60x", REF_BASELINE,
-      "one CPU thread (serial standard)" },
-    { "sbo", "the OpenCL GPU implementation accelerates SBO dictionary learning over "
-      "the CPU (no figure quoted here)", "GPU > CPU", REF_BASELINE, "the CPU baseline" },
-    { NULL, NULL, NULL, REF_BASELINE, NULL }
-};
-
-static const char *const titles[][2] = {
-    { "givens", "Hamze, Parallelized Computation and Backpropagation Under "
-      "Angle-Parametrized Orthogonal Matrices (arXiv:2106.00003)" },
-    { "sammon", "Borisov and Myasnikov, Dimensionality reduction by gradient descent "
-      "using graphics accelerators" },
-    { "sbo", "Irofti, Efficient GPU Implementation for Single Block Orthogonal "
-      "Dictionary Learning (arXiv:1412.4944)" },
-};
+    for (size_t i = 0; (p = rb_registry_paper(i)); i++)
+        if (strcmp(p->name, paper) == 0)
+            return p;
+    return NULL;
+}
 
 const char *const *rb_report_claim_papers(void)
 {
-    static const char *const papers[] = { "givens", "sammon", "sbo", NULL };
+    static const char *papers[PAPERS_MAX + 1];
 
+    if (!papers[0])
+        for (size_t i = 0; i < PAPERS_MAX && rb_registry_paper(i); i++)
+            papers[i] = rb_registry_paper(i)->name;
     return papers;
 }
 
 const char *rb_report_paper_title(const char *paper)
 {
-    for (size_t i = 0; i < sizeof titles / sizeof *titles; i++)
-        if (strcmp(titles[i][0], paper) == 0)
-            return titles[i][1];
-    return paper;
+    const struct rb_paper *p = paper_named(paper);
+
+    return p ? p->title : paper;
 }
 
 static int is_gpu_backend(const char *b)
@@ -81,7 +59,7 @@ static long long threads_of(const json_t *rec)
 }
 
 /* The reference record of the group of rec, or NULL. */
-static const json_t *reference(const struct claim *c, const json_t *records, const json_t *g)
+static const json_t *reference(const struct rb_claim *c, const json_t *records, const json_t *g)
 {
     const json_t *rec, *best = NULL;
     size_t i;
@@ -89,12 +67,12 @@ static const json_t *reference(const struct claim *c, const json_t *records, con
     json_array_foreach(records, i, rec) {
         if (!rb_rec_ok(rec) || !same_case_group(rec, g))
             continue;
-        if (c->ref == REF_BASELINE && !json_is_true(json_object_get(rec, "baseline")))
+        if (c->ref == RB_CLAIM_BASELINE && !json_is_true(json_object_get(rec, "baseline")))
             continue;
-        if (c->ref == REF_OMP_MOST_THREADS && strcmp(rb_rec_str(rec, "backend"), "omp"))
+        if (c->ref == RB_CLAIM_OMP_MOST_THREADS && strcmp(rb_rec_str(rec, "backend"), "omp"))
             continue;
-        if (!best || (c->ref == REF_OMP_MOST_THREADS && threads_of(rec) > threads_of(best))
-            || ((c->ref != REF_OMP_MOST_THREADS || threads_of(rec) == threads_of(best))
+        if (!best || (c->ref == RB_CLAIM_OMP_MOST_THREADS && threads_of(rec) > threads_of(best))
+            || ((c->ref != RB_CLAIM_OMP_MOST_THREADS || threads_of(rec) == threads_of(best))
                 && rb_rec_median(rec) < rb_rec_median(best)))
             best = rec;
     }
@@ -151,7 +129,7 @@ struct pick {
 
 /* The largest group of (algo, prec) holding both a verified GPU record and
  * the reference; within it the fastest GPU record. */
-static struct pick pick_pair(const struct claim *c, const json_t *records,
+static struct pick pick_pair(const struct rb_claim *c, const json_t *records,
                              const char *algo, const char *prec)
 {
     struct pick p = { NULL, NULL };
@@ -192,7 +170,7 @@ static json_t *distinct(const json_t *records, const char *key)
     return out;
 }
 
-static void claim_rows(struct rb_doc *d, json_t *table, json_t *used, const struct claim *c,
+static void claim_rows(struct rb_doc *d, json_t *table, json_t *used, const struct rb_claim *c,
                        const json_t *records, const json_t *hw)
 {
     json_t *algos = distinct(records, "algo"), *precs = distinct(records, "prec"), *a, *p;
@@ -242,14 +220,12 @@ void rb_report_claims(struct rb_doc *d, const char *paper, const json_t *records
     };
     json_t *mine = json_array(), *used = json_array(), *rec, *table, *list;
     size_t i;
-    int any = 0;
 
     json_array_foreach(records, i, rec)
         if (strcmp(rb_rec_str(rec, "paper"), paper) == 0)
             json_array_append(mine, rec);
-    for (const struct claim *c = claims; c->paper; c++)
-        any |= strcmp(c->paper, paper) == 0;
-    if (!any || !mine || !used) {
+    const struct rb_paper *pp = paper_named(paper);
+    if (!pp || !pp->claims[0].words || !mine || !used) {
         d->bad |= !mine || !used;
         goto out_free_arrays;
     }
@@ -261,9 +237,7 @@ void rb_report_claims(struct rb_doc *d, const char *paper, const json_t *records
                     "fastest verified one (any variant, tunable setting and GPU backend) at "
                     "that size.");
     table = rb_doc_table(d, head, sizeof head / sizeof *head);
-    for (const struct claim *c = claims; c->paper; c++) {
-        if (strcmp(c->paper, paper) != 0)
-            continue;
+    for (const struct rb_claim *c = pp->claims; c->words; c++) {
         if (json_array_size(mine) == 0) {
             rb_doc_row(d, table, (const char *const[]){ c->words, c->figure, "-", "-", "-",
                        "not in this run", "not in this run", "-" });

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/paper.h"
 #include "harness/report.h"
 
 /* What a row of the best-configuration table is made from. */
@@ -308,34 +309,29 @@ out_free_groups:
     json_decref(groups);
 }
 
-/* What each figure shows, by its name without the extension. */
-static const char *const captions[][2] = {
-    { "givens_fig2", "The paper's Figure 2: forward and backward time against n" },
-    { "givens_speedup", "Speedup over the sequential CPU baseline against n" },
-    { "sammon_time", "The paper's Table II as a figure: time per run against N, "
-      "each series at its fastest setting" },
-    { "sammon_block", "Time against the block or work-group size at the largest N" },
-    { "sammon_speedup", "Speedup over one CPU thread against N" },
-    { "sammon_stress", "The paper's Table III as a figure: relative stress error "
-      "against the fp64 reference" },
-    { "sbo_time", "Time of a representation pass and of a whole training against the "
-      "number of signals m, each series at its fastest setting" },
-    { "sbo_block", "Time against the block or work-group size (the paper's m-tilde) at "
-      "the largest m" },
-    { "sbo_speedup", "Speedup over the serial CPU version against m" },
-};
+/* The k-th figure caption over every paper's (each paper's own table, in
+ * the papers' order), or NULL past the last. */
+static const struct rb_caption *caption_at(size_t k)
+{
+    const struct rb_paper *p;
 
-#define CAPTIONS (sizeof captions / sizeof *captions)
+    for (size_t i = 0; (p = rb_registry_paper(i)); i++)
+        for (const struct rb_caption *c = p->captions; c->figure; c++)
+            if (k-- == 0)
+                return c;
+    return NULL;
+}
 
-/* The index of a figure's caption, CAPTIONS when it has none. */
+/* The index of a figure's caption, or that of the end when it has none. */
 static size_t caption_of(const char *file)
 {
-    size_t n = strcspn(file, ".");
+    size_t n = strcspn(file, "."), i;
+    const struct rb_caption *c;
 
-    for (size_t i = 0; i < CAPTIONS; i++)
-        if (strlen(captions[i][0]) == n && strncmp(captions[i][0], file, n) == 0)
-            return i;
-    return CAPTIONS;
+    for (i = 0; (c = caption_at(i)); i++)
+        if (strlen(c->figure) == n && strncmp(c->figure, file, n) == 0)
+            break;
+    return i;
 }
 
 /* Known figures in the order of the captions (the papers' order), then the
@@ -343,13 +339,13 @@ static size_t caption_of(const char *file)
 static void figures(struct rb_doc *d, const json_t *files)
 {
     const json_t *f;
-    size_t i;
+    size_t i, last = caption_of("");  /* the end: no caption matches "" */
 
-    for (size_t c = 0; c <= CAPTIONS; c++) {
+    for (size_t c = 0; c <= last; c++) {
         json_array_foreach(files, i, f) {
             const char *name = json_string_value(f);
             if (caption_of(name) == c)
-                rb_doc_image(d, name, c < CAPTIONS ? captions[c][1] : name);
+                rb_doc_image(d, name, c < last ? caption_at(c)->caption : name);
         }
     }
     if (json_array_size(files) == 0)

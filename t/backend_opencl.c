@@ -187,7 +187,7 @@ static void check_buffers(struct rb_case *c, struct rb_opencl *cl, uint64_t seed
            (unsigned long long)rb_opencl_local_mem(cl));
     static const struct rb_variant v = { .paper = "test", .algo = "buffers", .name = "opencl" };
     const struct rb_variant *was = c->v;
-    c->v = &v;                          /* rb_fault_buffer_bytes asks whose case it is */
+    c->v = &v;                          /* RB_FAULT_POINT asks whose case it is */
     enum { N = 1000 };
     static float in[N], out[N];
     static double dout[N];

@@ -154,7 +154,7 @@ cl_ulong rb_opencl_local_mem(const struct rb_opencl *cl);
 /* 1 if the device does double precision (cl_khr_fp64), else 0. */
 int rb_opencl_fp64(const struct rb_opencl *cl);
 
-/* A read-write buffer of `bytes` (rb_fault_buffer_bytes applied).  0,
+/* A read-write buffer of `bytes` (RB_FAULT_POINT(c, oom, ...) applied).  0,
  * RB_ENOMEM when the device cannot hold it, or RB_EDEVICE; the status's
  * name in c->msg. */
 int rb_opencl_buffer(struct rb_case *c, const struct rb_opencl *cl, size_t bytes, cl_mem *out);

@@ -45,7 +45,7 @@ int rb_opencl_fp64(const struct rb_opencl *cl)
 int rb_opencl_buffer(struct rb_case *c, const struct rb_opencl *cl, size_t bytes, cl_mem *out)
 {
     cl_int err;
-    bytes = rb_fault_buffer_bytes(c, bytes);    /* RB_FAULT=oom: a size no device holds */
+    bytes = RB_FAULT_POINT(c, oom, bytes);      /* RB_FAULT=oom: a size no device holds */
     *out = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     /* A size the device cannot hold is the case's memory, not a broken device. */
     if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY

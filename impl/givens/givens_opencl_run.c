@@ -49,7 +49,7 @@ static int launch(struct rb_case *c, struct givens_opencl *s, int k, size_t cols
     const size_t local[2] = { s->local[k], 1 };
     const size_t global[2] = { round_up(cols, s->local[k]), rows };
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[k], 2, NULL, global,
-                                          rb_fault_local_size(c, local), 0, NULL, ev));
+                                          RB_FAULT_POINT(c, launch, local), 0, NULL, ev));
     return 0;
 }
 
@@ -79,9 +79,9 @@ int givens_opencl_enqueue_sweep(struct rb_case *c, struct givens_opencl *s, int 
     const size_t tl = s->local[GIVENS_CL_TABLE], T = s->local[k];
     const size_t tg = round_up((size_t)s->nsteps * (size_t)s->S, tl), fg = groups * T;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[GIVENS_CL_TABLE], 1, NULL, &tg,
-                                          rb_fault_local_size(c, &tl), 0, NULL, first));
+                                          RB_FAULT_POINT(c, launch, &tl), 0, NULL, first));
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, s->k[k], 1, NULL, &fg,
-                                          rb_fault_local_size(c, &T), 0, NULL, last));
+                                          RB_FAULT_POINT(c, launch, &T), 0, NULL, last));
     return 0;
 }
 
@@ -118,7 +118,7 @@ static int transpose(struct rb_case *c, struct givens_opencl *s, cl_mem in, cl_m
     RB_CL_CHECK(c, clSetKernelArg(k, 1, sizeof in, &in));
     RB_CL_CHECK(c, clSetKernelArg(k, 2, sizeof out, &out));
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(s->cl->queue, k, 2, NULL, global,
-                                          rb_fault_local_size(c, local), 0, NULL, ev));
+                                          RB_FAULT_POINT(c, launch, local), 0, NULL, ev));
     return 0;
 }
 

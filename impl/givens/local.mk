@@ -36,3 +36,5 @@ CLEANFILES += kernels/opencl/givens_common.c kernels/opencl/givens_paper_forward
 	kernels/opencl/givens_slab.c kernels/opencl/givens_fused.c \
 	kernels/opencl/givens_apply_engine.c kernels/opencl/givens_apply.c
 endif RB_HAVE_OPENCL
+# What the report quotes of the paper.
+librb_core_a_SOURCES += %reldir%/givens_paper.c

@@ -18,9 +18,15 @@ librb_core_a_SOURCES += %reldir%/sammon_cpu.h %reldir%/sammon_cpu.c %reldir%/sam
 if RB_HAVE_OPENMP
 noinst_LIBRARIES += librb_sammon_simd.a
 librb_sammon_simd_a_SOURCES = %reldir%/sammon_omp.h %reldir%/sammon_omp.c \
-	%reldir%/sammon_omp_body.inc
-librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno
-librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT)
+	%reldir%/sammon_omp_rows.c
+librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno -DRB_PREC=32
+# The typed rows once more, in double: a library of their own for the flag.
+noinst_LIBRARIES += librb_sammon_simd64.a
+librb_sammon_simd64_a_SOURCES = %reldir%/sammon_omp_rows.c
+librb_sammon_simd64_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno -DRB_PREC=64
+librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT) \
+	%reldir%/librb_sammon_simd_a-sammon_omp_rows.$(OBJEXT) \
+	%reldir%/librb_sammon_simd64_a-sammon_omp_rows.$(OBJEXT)
 librb_core_a_SOURCES += %reldir%/sammon_omp_table.c
 endif RB_HAVE_OPENMP
 # sammon-embed: Sammon maps of real or generated data (datasets/) on the
@@ -68,3 +74,5 @@ RB_HIP_CU_OBJECTS += %reldir%/sammon_gpu_case.hipo %reldir%/sammon_gpu_launch.hi
 endif RB_HAVE_HIP
 # The stored variant and sammon-embed on the GPU, described.
 EXTRA_DIST += docs/sammon-stored.md
+# What the report quotes of the paper.
+librb_core_a_SOURCES += %reldir%/sammon_paper.c

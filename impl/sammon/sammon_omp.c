@@ -17,70 +17,25 @@
  *     0.  TINY is below an ulp of any d* d of data whose distances exceed
  *     1e-10.
  * Accumulators stay in the case's precision (float lanes: twice the width).
- * AVX2 + FMA is picked at run time where the CPU has it.  This file
- * compiles with -fno-math-errno (impl/sammon/local.mk): sqrt never sees a
+ * AVX2 + FMA is picked at run time where the CPU has it.  This file and
+ * the typed rows (sammon_omp_rows.c) compile with -fno-math-errno (impl/sammon/local.mk): sqrt never sees a
  * negative here, and its errno check is a branch that would keep the loop
  * out of the vector unit. */
-#include <math.h>
 #include <omp.h>
 #include <stddef.h>
 #include "impl/sammon/sammon_omp.h"
 
-#define INLINE static inline __attribute__((always_inline))
 #define BLOCK SAMMON_OMP_BLOCK
-#define TINY_F 1e-30f
-#define TINY_D 1e-300
 
-#define REAL float
-#define FN(name) name##_f
-#define SQRT sqrtf
-#define TINY TINY_F
-#include "impl/sammon/sammon_omp_body.inc"
-#undef REAL
-#undef FN
-#undef SQRT
-#undef TINY
-
-#define REAL double
-#define FN(name) name##_d
-#define SQRT sqrt
-#define TINY TINY_D
-#include "impl/sammon/sammon_omp_body.inc"
-#undef REAL
-#undef FN
-#undef SQRT
-#undef TINY
-
-/* The same code compiled for AVX2 + FMA and for the baseline; the bodies
- * above inline into each.  AVX-512 is left out on purpose: on the Xeon the
+/* The rows come compiled for AVX2 + FMA and for the baseline
+ * (sammon_omp_rows.c).  AVX-512 is left out on purpose: on the Xeon the
  * benchmarks ran on, its 512-bit horizontal sums made pass 1 slower (8.0 ns
  * a pair against 5.4 with AVX2, n = 64, one thread). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_AVX2_CLONE 1
-#define ISA_AVX2 __attribute__((target("avx2,fma")))
-static ISA_AVX2 void rows_f_avx2(const struct sammon_omp_step *a, int p0, int p1, void *w)
-{
-    rows_f(a, p0, p1, w);
-}
-static ISA_AVX2 void rows_d_avx2(const struct sammon_omp_step *a, int p0, int p1, void *w)
-{
-    rows_d(a, p0, p1, w);
-}
-#endif
-static void rows_f_base(const struct sammon_omp_step *a, int p0, int p1, void *w)
-{
-    rows_f(a, p0, p1, w);
-}
-static void rows_d_base(const struct sammon_omp_step *a, int p0, int p1, void *w)
-{
-    rows_d(a, p0, p1, w);
-}
-
-typedef void rows_fn(const struct sammon_omp_step *, int, int, void *);
+typedef sammon_omp_rows_fn rows_fn;
 
 static int have_avx2(void)
 {
-#if HAVE_AVX2_CLONE
+#if SAMMON_OMP_AVX2_CLONE
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
@@ -90,11 +45,11 @@ static int have_avx2(void)
 
 static rows_fn *pick(int f64)
 {
-#if HAVE_AVX2_CLONE
+#if SAMMON_OMP_AVX2_CLONE
     if (have_avx2())
-        return f64 ? rows_d_avx2 : rows_f_avx2;
+        return f64 ? sammon_omp_rows_avx2_d : sammon_omp_rows_avx2_f;
 #endif
-    return f64 ? rows_d_base : rows_f_base;
+    return f64 ? sammon_omp_rows_base_d : sammon_omp_rows_base_f;
 }
 
 const char *sammon_omp_isa(void)

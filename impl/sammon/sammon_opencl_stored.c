@@ -206,7 +206,7 @@ int sammon_cls_fill(struct rb_case *c, struct sammon_cls *b, cl_event *ev)
     RB_CL_CHECK(c, clSetKernelArg(b->fill, 5, sizeof b->c_part, &b->c_part));
     const size_t local = SAMMON_CLS_THREADS, global = (size_t)b->blocks * local;
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(b->cl->queue, b->fill, 1, NULL, &global,
-                                          rb_fault_local_size(c, &local), 0, NULL, ev));
+                                          RB_FAULT_POINT(c, launch, &local), 0, NULL, ev));
     return 0;
 }
 
@@ -247,7 +247,7 @@ int sammon_cls_pass(struct rb_case *c, struct sammon_cls *b, enum sammon_cls_mod
     const size_t local[2] = { SAMMON_CLS_THREADS, 1 };
     const size_t global[2] = { (size_t)b->splits * SAMMON_CLS_THREADS, (size_t)b->tiles };
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(b->cl->queue, k, 2, NULL, global,
-                                          rb_fault_local_size(c, local), 0, NULL,
+                                          RB_FAULT_POINT(c, launch, local), 0, NULL,
                                           f ? NULL : ev));
     if (!f)
         return 0;

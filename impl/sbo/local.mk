@@ -96,3 +96,6 @@ endif RB_HAVE_BLAS
 EXTRA_DIST += %reldir%/sbo_gemm_split.h %reldir%/sbo_sort.h
 # sbo-learn's device trainers, documented.
 EXTRA_DIST += docs/sbo-learn.md
+# What the report quotes of the paper: built with or without BLAS, since
+# the report reads runs made elsewhere.
+librb_core_a_SOURCES += %reldir%/sbo_paper.c

@@ -20,7 +20,7 @@ inline namespace RB_GPU_NS {
 // Prepare's own failures before the device is known to hold the case.
 static int gt_alloc(struct rb_case *c, void **p, size_t bytes)
 {
-    bytes = rb_fault_buffer_bytes(c, bytes ? bytes : 1);
+    bytes = RB_FAULT_POINT(c, oom, bytes ? bytes : 1);
     gpuError_t err = gpuMalloc(p, bytes);
     if (err != gpuSuccess) {
         (void)gpuGetLastError();

@@ -111,7 +111,7 @@ static int launch(struct rb_case *c, struct sbo_opencl *b, int k, size_t per, si
     const size_t local[2] = { (size_t)b->wg, 1 };
     const size_t global[2] = { round_up(((size_t)b->m + per - 1) / per, (size_t)b->wg), rows };
     RB_CL_CHECK(c, clEnqueueNDRangeKernel(b->cl->queue, b->k[k], rows > 1 ? 2 : 1, NULL, global,
-                                          rb_fault_local_size(c, local), 0, NULL, ev));
+                                          RB_FAULT_POINT(c, launch, local), 0, NULL, ev));
     return 0;
 }
 

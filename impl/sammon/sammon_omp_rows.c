@@ -1,7 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* The typed bodies of sammon_omp.c, included once per precision with REAL
- * (float or double), FN(name) (name_f or name_d), SQRT and TINY defined.
- * The reasoning behind each loop is at the top of sammon_omp.c. */
+/* The typed half of the OpenMP step, compiled once per precision
+ * (-DRB_PREC=32 for the float functions, 64 for the double ones) into
+ * sammon_step_omp's rows.  The reasoning behind each loop is at the top of
+ * sammon_omp.c. */
+#include <math.h>
+#include <stddef.h>
+#include "impl/sammon/sammon_omp.h"
+
+#if RB_PREC == 32
+#define REAL float
+#define FN(name) name##_f
+#define SQRT sqrtf
+#define TINY 1e-30f
+#elif RB_PREC == 64
+#define REAL double
+#define FN(name) name##_d
+#define SQRT sqrt
+#define TINY 1e-300
+#else
+#error "RB_PREC must be 32 or 64"
+#endif
+
+#define INLINE static inline __attribute__((always_inline))
+#define BLOCK SAMMON_OMP_BLOCK
 
 /* Pass 1: the squared input distances of the BLOCK points from p0 to all N
  * into ds2 (BLOCK rows of N).  Each x_j is loaded once for the whole block,
@@ -98,4 +119,19 @@ INLINE void FN(rows)(const struct sammon_omp_step *a, int p0, int p1, REAL *ds2)
         else
             FN(point_step)(3, a->N, y, coef, p, row, out);
     }
+}
+
+/* The same body compiled for AVX2 + FMA and for the baseline; the functions
+ * above inline into each (sammon_omp.c says why not AVX-512). */
+#if SAMMON_OMP_AVX2_CLONE
+__attribute__((target("avx2,fma")))
+void FN(sammon_omp_rows_avx2)(const struct sammon_omp_step *a, int p0, int p1, void *w)
+{
+    FN(rows)(a, p0, p1, w);
+}
+#endif
+
+void FN(sammon_omp_rows_base)(const struct sammon_omp_step *a, int p0, int p1, void *w)
+{
+    FN(rows)(a, p0, p1, w);
 }
