@@ -21,6 +21,7 @@ struct rb_ceiling;
 struct rb_backend_ops {
     enum rb_backend id;
     const char *name;                   /* rb_backend_name(id) */
+    const char *units_name;             /* its compute units in `info`: "SMs"; NULL: "CUs" */
     /* 1 if the backend can run cases here; else 0 and the reason in why. */
     int (*available)(struct rb_ctx *ctx, char *why, size_t len);
     /* Probe: append one object per device found to `devices`; the count,

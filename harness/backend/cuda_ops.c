@@ -12,6 +12,7 @@ static void cuda_describe(json_t *versions)
 const struct rb_backend_ops rb_cuda_backend = {
     .id = RB_BACKEND_CUDA,
     .name = "cuda",
+    .units_name = "SMs",
     .available = rb_cuda_available,
     .devices = rb_cuda_devices,
     .describe = cuda_describe,
