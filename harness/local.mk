@@ -47,6 +47,8 @@ librb_hip_a_SOURCES += \
 	%reldir%/backend/hip_ops.c
 RB_HIP_CU_OBJECTS += %reldir%/backend/gpu_ceiling.hipo
 endif RB_HAVE_HIP
+# Each backend's descriptor, listed by the registry (docs/backends.md).
+EXTRA_DIST += docs/backends.md
 # The CUDA and HIP ceiling probe: one source, compiled once per backend.
 EXTRA_DIST += %reldir%/backend/gpu_ceiling.cu
 # The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
