@@ -9,6 +9,7 @@
 #include "harness/backend/backend.h"
 #include "harness/error.h"
 #include "harness/hw.h"
+#include "harness/registry.h"
 
 /* hwloc 3.0 moved the root object's infos to the topology and made the info
  * arrays a struct; only these two lookups depend on the version. */
@@ -279,6 +280,18 @@ static void print_cpu(FILE *f, const json_t *cpu)
 }
 
 /* backend, index, name, then CC or version, SMs/CUs, memory, clocks. */
+/* What the device's backend calls its compute units ("SMs"); "CUs" when it
+ * does not say, or was not built in this binary. */
+static const char *units_name(const char *backend)
+{
+    const struct rb_backend_ops *ops = NULL;
+    enum rb_backend b;
+
+    if (rb_backend_parse(backend, &b) == 0)
+        ops = rb_registry_backend(b);
+    return ops && ops->units_name ? ops->units_name : "CUs";
+}
+
 static void print_device(FILE *f, const char *lead, const json_t *d)
 {
     char b[32];
@@ -296,8 +309,7 @@ static void print_device(FILE *f, const char *lead, const json_t *d)
     else
         fprintf(f, "%s", jstr(d, "version", "version unknown"));
     if (jint(d, "compute_units") >= 0)
-        fprintf(f, ", %lld %s", jint(d, "compute_units"),
-                strcmp(backend, "cuda") == 0 ? "SMs" : "CUs");
+        fprintf(f, ", %lld %s", jint(d, "compute_units"), units_name(backend));
     if (jint(d, "memory_bytes") >= 0)
         fprintf(f, ", %s", fmt_bytes(b, sizeof b, jint(d, "memory_bytes")));
     if (jint(d, "clock_mhz") > 0)

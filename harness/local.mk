@@ -22,7 +22,7 @@ librb_core_a_SOURCES += \
 	%reldir%/hw.h %reldir%/hw.c \
 	%reldir%/plot.h %reldir%/plot.c \
 	%reldir%/backend/backend.h %reldir%/backend/devices.c \
-	%reldir%/backend/cpu.h %reldir%/backend/cpu.c \
+	%reldir%/backend/cpu.h %reldir%/backend/cpu.c %reldir%/backend/cpu_ops.c \
 	%reldir%/backend/occ.h %reldir%/backend/occ.c
 # The roofline's ceilings: the run's probe, and the CPU's.
 librb_core_a_SOURCES += %reldir%/ceiling.h %reldir%/ceiling.c %reldir%/ceiling_run.c \
@@ -31,7 +31,8 @@ if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += \
 	%reldir%/backend/opencl.h %reldir%/backend/opencl.c \
 	%reldir%/backend/opencl_program.c %reldir%/backend/opencl_occ.c \
-	%reldir%/backend/opencl_info.c %reldir%/backend/opencl_ceiling.c
+	%reldir%/backend/opencl_info.c %reldir%/backend/opencl_ceiling.c \
+	%reldir%/backend/opencl_ops.c
 librb_opencl_a_SOURCES += %reldir%/backend/opencl_buffer.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/rb_ceiling.c
 CLEANFILES += kernels/opencl/rb_ceiling.c
@@ -39,13 +40,16 @@ endif RB_HAVE_OPENCL
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += \
 	%reldir%/backend/cuda.h %reldir%/backend/cuda_check.h %reldir%/backend/cuda.cu \
-	%reldir%/backend/gpu_ceiling.cu
+	%reldir%/backend/gpu_ceiling.cu %reldir%/backend/cuda_ops.c
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += \
-	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip
+	%reldir%/backend/hip.h %reldir%/backend/hip_check.h %reldir%/backend/hip.hip \
+	%reldir%/backend/hip_ops.c
 RB_HIP_CU_OBJECTS += %reldir%/backend/gpu_ceiling.hipo
 endif RB_HAVE_HIP
+# Each backend's descriptor, listed by the registry (docs/backends.md).
+EXTRA_DIST += docs/backends.md
 # The CUDA and HIP ceiling probe: one source, compiled once per backend.
 EXTRA_DIST += %reldir%/backend/gpu_ceiling.cu
 # The HIP-on-CUDA header is used only when HIP targets NVIDIA; always shipped.
@@ -82,9 +86,9 @@ librb_core_a_SOURCES += %reldir%/observe.h %reldir%/observe.c %reldir%/record_en
 librb_core_a_SOURCES += %reldir%/compare_energy.c %reldir%/report_energy.c
 EXTRA_DIST += docs/energy.md
 # The results store: queries, machines and the commands in the core; what
-# speaks SQLite in librb_store.a, with its flags, linked where the backends
-# are (it calls the core, the core calls it); without libsqlite3 the core
-# gets stubs that say the store was not built.
+# speaks SQLite is built with its flags in librb_store.a, whose objects join
+# librb_core.a (the core calls them, they call the core); without libsqlite3
+# the core gets stubs that say the store was not built.
 librb_core_a_SOURCES += %reldir%/db.h %reldir%/db_query.c %reldir%/db_machine.c \
 	%reldir%/cli_db.c %reldir%/history.h %reldir%/history.c %reldir%/history_plot.c \
 	%reldir%/cli_history.c %reldir%/db_compare.h %reldir%/db_compare.c \
@@ -94,7 +98,7 @@ noinst_LIBRARIES += librb_store.a
 librb_store_a_SOURCES = %reldir%/db_priv.h %reldir%/db_schema.c \
 	%reldir%/db_record.h %reldir%/db_record.c %reldir%/db_import.c %reldir%/db_select.c
 librb_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
-RB_BACKEND_LIBS += librb_store.a
+librb_core_a_LIBADD += $(librb_store_a_OBJECTS)
 RB_CORE_LIBS += $(SQLITE_LIBS)
 else !RB_HAVE_SQLITE
 librb_core_a_SOURCES += %reldir%/db_none.c

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The variant registry: one line per table, each under its backend's
- * condition.  Adding a variant never touches this file; adding a table is
- * one line here. */
+/* The registry: every variant table and backend descriptor this binary
+ * was built with, one line each under its backend's condition.  Adding a
+ * variant never touches this file; adding a table or a backend is one line
+ * here.  The only file that names every backend, so that the core need not:
+ * it is linked first, as an object, and pulls in what it names. */
 #include "config.h"
 #include <string.h>
+#include "harness/backend/backend.h"
 #include "harness/paper.h"
 #include "harness/registry.h"
 
@@ -42,6 +45,33 @@ extern const struct rb_variant sammon_hip_variants[];
 extern const struct rb_variant sbo_hip_variants[];
 #endif
 #endif
+
+extern const struct rb_backend_ops rb_serial_backend, rb_omp_backend;
+#if RB_HAVE_OPENCL
+extern const struct rb_backend_ops rb_opencl_backend;
+#endif
+#if RB_HAVE_CUDA
+extern const struct rb_backend_ops rb_cuda_backend;
+#endif
+#if RB_HAVE_HIP
+extern const struct rb_backend_ops rb_hip_backend;
+#endif
+
+/* OpenMP's descriptor is there without OpenMP too: it says why not. */
+static const struct rb_backend_ops *const backends[] = {
+    &rb_serial_backend,
+    &rb_omp_backend,
+#if RB_HAVE_OPENCL
+    &rb_opencl_backend,
+#endif
+#if RB_HAVE_CUDA
+    &rb_cuda_backend,
+#endif
+#if RB_HAVE_HIP
+    &rb_hip_backend,
+#endif
+    NULL
+};
 
 static const struct rb_variant *const tables[] = {
     givens_serial_variants,
@@ -133,6 +163,14 @@ int rb_registry_axis_range(const char *name, long long *min, long long *max)
         found = 1;
     }
     return found ? 0 : -1;
+}
+
+const struct rb_backend_ops *rb_registry_backend(enum rb_backend b)
+{
+    for (size_t i = 0; backends[i]; i++)
+        if (backends[i]->id == b)
+            return backends[i];
+    return NULL;
 }
 
 int rb_registry_backend_built(enum rb_backend b)

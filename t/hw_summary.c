@@ -12,6 +12,7 @@
 #include "harness/ctx.h"
 #include "harness/error.h"
 #include "harness/hw.h"
+#include "harness/registry.h"
 #include "t/tap.h"
 
 static long long jint(const json_t *o, const char *key)
@@ -95,6 +96,46 @@ static void check_print(const json_t *s, const char *model)
     free(text);
 }
 
+/* A CUDA device's compute units are SMs where CUDA was built (its
+ * descriptor says so); an OpenCL device's are CUs. */
+static void check_print_units(void)
+{
+    json_t *s = json_pack("{s:[{s:s,s:i,s:s,s:i},{s:s,s:i,s:i,s:s,s:i}]}", "devices",
+                          "backend", "cuda", "index", 0, "name", "gpu", "compute_units", 132,
+                          "backend", "opencl", "platform", 0, "device", 0, "name", "cl",
+                          "compute_units", 2);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rb_hw_print(f, s);
+    fclose(f);
+#if RB_HAVE_CUDA
+    const char *sms = "132 SMs";
+#else
+    const char *sms = "132 CUs";
+#endif
+    tap_ok(text && strstr(text, sms) && strstr(text, "2 CUs"),
+           "compute units named by the device's backend");
+    tap_diag("%s", text ? text : "");
+    free(text);
+    json_decref(s);
+}
+
+/* Every backend built has a descriptor that names it; CPU ones always. */
+static void check_descriptors(void)
+{
+    int good = 1;
+    for (int b = 0; b < RB_BACKEND_COUNT; b++) {
+        const struct rb_backend_ops *ops = rb_registry_backend((enum rb_backend)b);
+        int want = b <= RB_BACKEND_OMP || rb_registry_backend_built((enum rb_backend)b);
+        good = good && !ops == !want;
+        if (ops)
+            good = good && ops->id == (enum rb_backend)b && ops->available
+                   && strcmp(ops->name, rb_backend_name((enum rb_backend)b)) == 0;
+    }
+    tap_ok(good, "a descriptor for each backend built, none for the others");
+}
+
 static void check_backends(struct rb_ctx *ctx)
 {
     char why[512];
@@ -126,7 +167,7 @@ int main(void)
 {
     struct rb_ctx ctx;
     char err[256] = "";
-    tap_plan(17);
+    tap_plan(19);
     rb_ctx_init(&ctx);
     json_t *s = rb_hw_summary(&ctx, err, sizeof err);
     if (!tap_ok(s != NULL, "summary (%s)", s ? "ok" : err))
@@ -150,6 +191,8 @@ int main(void)
     tap_ok(strstr(name, model ? model : "?") && strstr(name, "cores") && name == rb_cpu_name(),
            "rb_cpu_name: %s (cached)", name);
     check_backends(&ctx);
+    check_print_units();
+    check_descriptors();
     json_decref(s);
     rb_ctx_release(&ctx);
     return tap_done();

@@ -367,10 +367,6 @@ t_db_import_SOURCES = t/db_import.c t/db_test.h
 t_db_import_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 t_db_query_SOURCES = t/db_query.c t/db_test.h
 t_db_query_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
-# The store's library first: what it calls in the core then links in order.
-t_db_schema_LDADD = librb_store.a $(LDADD)
-t_db_import_LDADD = librb_store.a $(LDADD)
-t_db_query_LDADD = librb_store.a $(LDADD)
 t_db_tool_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 t_db_tool_LDADD = $(SQLITE_LIBS)
 endif RB_HAVE_SQLITE

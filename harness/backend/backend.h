@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What the harness asks of the GPU backends without naming one: the devices
- * found, their driver versions, and availability of each backend. */
+/* What the harness asks of the backends without naming one: each backend
+ * library defines one descriptor (struct rb_backend_ops), the registry lists
+ * them, and the functions below dispatch through it. */
 #ifndef RB_BACKEND_H
 #define RB_BACKEND_H
 
@@ -11,6 +12,38 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct rb_ceiling;
+
+/* One backend, as its library describes it (cpu_ops.c, opencl_ops.c,
+ * cuda_ops.c, hip_ops.c).  An operation left NULL is one the backend has
+ * not: the functions below then say so or take the neutral answer. */
+struct rb_backend_ops {
+    enum rb_backend id;
+    const char *name;                   /* rb_backend_name(id) */
+    const char *units_name;             /* its compute units in `info`: "SMs"; NULL: "CUs" */
+    /* 1 if the backend can run cases here; else 0 and the reason in why. */
+    int (*available)(struct rb_ctx *ctx, char *why, size_t len);
+    /* Probe: append one object per device found to `devices`; the count,
+     * or 0 with the reason in why.  NULL: the host's CPU, in the topology. */
+    int (*devices)(json_t *devices, char *why, size_t len);
+    /* 0 with the reason in why to stay out of a sweep that names no
+     * backend; NULL: always in. */
+    int (*in_default_sweep)(struct rb_ctx *ctx, char *why, size_t len);
+    /* Describe: set the backend's compiler and driver versions in
+     * `versions` under the key meta.json gives them. */
+    void (*describe)(json_t *versions);
+    /* The copy and FMA ceilings of the device the cases use; the backend
+     * is available.  Fills *out (NaN and out->error where it could not). */
+    int (*ceiling)(struct rb_ctx *ctx, struct rb_ceiling *out);
+    /* The PCI bus id of that device: 0, or RB_ENODEV with the reason. */
+    int (*pci_bus_id)(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
+    /* Free the backend's state in ctx->backend[id]. */
+    void (*release)(struct rb_ctx *ctx);
+};
+
+/* What a backend that was not built says in notes and versions. */
+extern const char rb_backend_not_built[];
 
 /* Append one object per device found (backend, index, name, vendor, memory,
  * compute units, clocks, compute capability, driver) to `devices`, and one
@@ -30,8 +63,6 @@ int rb_backend_in_default_sweep(struct rb_ctx *ctx, enum rb_backend b, char *why
 /* Versions of the device compilers this binary was built with, and of the
  * drivers found at run time, as an object for meta.json. */
 json_t *rb_backend_versions(struct rb_ctx *ctx);
-
-struct rb_ceiling;
 
 /* Probe backend b's device for its ceilings (harness/ceiling.h): the CPU
  * backends on 1 (serial) or all OpenMP threads, the GPU backends on the

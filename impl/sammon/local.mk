@@ -24,15 +24,14 @@ librb_sammon_simd_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno -DRB_
 noinst_LIBRARIES += librb_sammon_simd64.a
 librb_sammon_simd64_a_SOURCES = %reldir%/sammon_omp_rows.c
 librb_sammon_simd64_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -fno-math-errno -DRB_PREC=64
-librb_core_a_LIBADD = %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT) \
+librb_core_a_LIBADD += %reldir%/librb_sammon_simd_a-sammon_omp.$(OBJEXT) \
 	%reldir%/librb_sammon_simd_a-sammon_omp_rows.$(OBJEXT) \
 	%reldir%/librb_sammon_simd64_a-sammon_omp_rows.$(OBJEXT)
 librb_core_a_SOURCES += %reldir%/sammon_omp_table.c
 endif RB_HAVE_OPENMP
 # sammon-embed: Sammon maps of real or generated data (datasets/) on the
 # host or a GPU, written as a TSV; the GPU engines come from the backend
-# libraries, which call back into the core (each listed twice, and the
-# registry, which the core's planner names); CUDA and HIP objects are C++.
+# libraries; CUDA and HIP objects are C++.
 # It is reprobench embed; sammon-embed, its old name, stays for one release
 # as a program of one call.
 RB_EMBED_SOURCES = %reldir%/sammon_embed.h %reldir%/sammon_embed.c \
@@ -41,8 +40,7 @@ reprobench_SOURCES += $(RB_EMBED_SOURCES) harness/cli_embed.c
 bin_PROGRAMS += sammon-embed
 sammon_embed_SOURCES = $(RB_EMBED_SOURCES) harness/alias_embed.c
 sammon_embed_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
-sammon_embed_LDADD = librb_core.a librb_registry.a $(RB_BACKEND_LIBS) librb_core.a \
-	$(RB_BACKEND_LIBS) librb_core.a $(RB_CORE_LIBS)
+sammon_embed_LDADD = $(RB_LINK_LIBS)
 nodist_EXTRA_sammon_embed_SOURCES = build-aux/link-cxx.cxx
 if RB_HAVE_OPENCL
 librb_opencl_a_SOURCES += %reldir%/sammon_opencl.h %reldir%/sammon_opencl.c \

@@ -39,8 +39,7 @@ endif RB_HAVE_BLAS
 # sbo-learn: SBO on patches of real images (datasets/), with the RMSE trace,
 # the atoms image and a summary.  Its trainers are the fp64 reference and
 # the OpenMP float version, so it needs both BLAS and OpenMP; with OpenCL,
-# CUDA or HIP, the device training too (the GPU libraries call back into
-# the core: each side is listed twice; CUDA and HIP objects are C++).
+# CUDA or HIP, the device training too (CUDA and HIP objects are C++).
 if RB_HAVE_BLAS
 if RB_HAVE_OPENMP
 # It is reprobench learn; sbo-learn, its old name, stays for one release as
@@ -63,8 +62,7 @@ reprobench_CPPFLAGS = $(AM_CPPFLAGS) $(RB_LEARN_CPPFLAGS)
 bin_PROGRAMS += sbo-learn
 sbo_learn_SOURCES = $(RB_LEARN_SOURCES) harness/alias_learn.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
-sbo_learn_LDADD = $(RB_BACKEND_LIBS) librb_core.a librb_registry.a $(RB_BACKEND_LIBS) \
-	librb_core.a $(RB_CORE_LIBS)
+sbo_learn_LDADD = $(RB_LINK_LIBS)
 nodist_EXTRA_sbo_learn_SOURCES = build-aux/link-cxx.cxx
 sbo_learn_CPPFLAGS = $(AM_CPPFLAGS) $(RB_LEARN_CPPFLAGS)
 endif RB_HAVE_OPENMP
