@@ -89,8 +89,8 @@ else
                 --n 16 --m 0 --wg 16; }
     RB_FAULT=oom@givens/forward/paper ocl cloom
     # The error is the implementation's: PoCL refuses the buffer
-    # (CL_INVALID_BUFFER_SIZE), NVIDIA's driver creates it and fails the
-    # first write (CL_MEM_OBJECT_ALLOCATION_FAILURE).
+    # (CL_INVALID_BUFFER_SIZE); NVIDIA's driver creates it, and
+    # rb_opencl_buffer refuses it against CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     expect "OpenCL oom: the implementation's real error, labelled injected" paper failed setup \
         "fault injected: oom: .*: CL_[A-Z_]*" 1
     RB_FAULT=launch@givens/forward/paper ocl cllaunch

@@ -53,6 +53,18 @@ int rb_opencl_buffer(struct rb_case *c, const struct rb_opencl *cl, size_t bytes
         return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: %s", bytes, cl->name,
                        rb_cl_strerror(err));
     RB_CL_CHECK(c, err);
+    /* Some drivers (NVIDIA's) create a buffer of any size and fail at its
+     * first use: one beyond the device's largest buffer is refused here
+     * with the error the standard gives it. */
+    cl_ulong most = 0;
+    if (clGetDeviceInfo(cl->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most, NULL)
+            == CL_SUCCESS && most > 0 && bytes > most) {
+        clReleaseMemObject(*out);
+        *out = NULL;
+        return rb_fail(c, RB_ENOMEM, "%zu bytes on %s: CL_INVALID_BUFFER_SIZE (more than "
+                       "CL_DEVICE_MAX_MEM_ALLOC_SIZE, %llu bytes)", bytes, cl->name,
+                       (unsigned long long)most);
+    }
     return 0;
 }
 
