@@ -99,6 +99,8 @@ librb_store_a_SOURCES = %reldir%/db_priv.h %reldir%/db_schema.c \
 	%reldir%/db_record.h %reldir%/db_record.c %reldir%/db_import.c %reldir%/db_select.c
 librb_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 librb_core_a_LIBADD += $(librb_store_a_OBJECTS)
+# The objects are built before the core is archived, whatever target asks for it.
+EXTRA_librb_core_a_DEPENDENCIES = $(librb_store_a_OBJECTS)
 RB_CORE_LIBS += $(SQLITE_LIBS)
 else !RB_HAVE_SQLITE
 librb_core_a_SOURCES += %reldir%/db_none.c
