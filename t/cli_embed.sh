@@ -35,25 +35,7 @@ tap_ok $? "a bad value: exit 2, one line naming the option"
 [ "$st" -eq 2 ] && grep -q '^reprobench embed: --data is required' err
 tap_ok $? "--data required, in the new name"
 
-"$RB_BIN" embed --help >help; st=$?
-missing=
-for o in $opts; do
-    grep -q "^  $o\\b" help || missing="$missing $o"
-done
-[ "$st" -eq 0 ] && [ -z "$missing" ]
-tap_ok $? "--help lists every option${missing:+ (missing:$missing)}"
-
-unknown=
-for o in $(sed -n 's/^  \(--[a-z-]*\).*/\1/p' help); do
-    "$RB_BIN" embed "$o" >/dev/null 2>err
-    grep -q 'unknown option' err && unknown="$unknown $o"
-done
-[ -z "$unknown" ]
-tap_ok $? "every option --help lists is accepted${unknown:+ (not:$unknown)}"
-
-"$old" --help >oldhelp && sed 's/^usage: sammon-embed/usage: reprobench embed/' oldhelp \
-    | cmp -s - help
-tap_ok $? "sammon-embed --help is the same table"
+help_checks embed "$old" "$opts"
 
 # As sammon-embed always did: an option given again, the last one counts.
 "$RB_BIN" embed --data iris --dedup --rule gd --iters 400 --iters 3 --backend serial \

@@ -32,22 +32,4 @@ tap_ok $? "--image is repeatable"
 [ "$st" -eq 2 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q '^reprobench: --blocks' err
 tap_ok $? "a bad value: exit 2, one line naming the option"
 
-"$RB_BIN" learn --help >help; st=$?
-missing=
-for o in $opts; do
-    grep -q "^  $o\\b" help || missing="$missing $o"
-done
-[ "$st" -eq 0 ] && [ -z "$missing" ]
-tap_ok $? "--help lists every option${missing:+ (missing:$missing)}"
-
-unknown=
-for o in $(sed -n 's/^  \(--[a-z-]*\).*/\1/p' help); do
-    "$RB_BIN" learn "$o" --blocks 0 >/dev/null 2>err </dev/null  # never trains
-    grep -q 'unknown option' err && unknown="$unknown $o"
-done
-[ -z "$unknown" ]
-tap_ok $? "every option --help lists is accepted${unknown:+ (not:$unknown)}"
-
-"$old" --help >oldhelp && sed 's/^usage: sbo-learn/usage: reprobench learn/' oldhelp \
-    | cmp -s - help
-tap_ok $? "sbo-learn --help is the same table"
+help_checks learn "$old" "$opts" --blocks 0

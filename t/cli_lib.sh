@@ -23,3 +23,29 @@ expect_usage_error() {
         tap_diag "status $st, stderr:" "$(cat "$tmp/err")"
     fi
 }
+
+# help_checks CMD OLD OPTS [ARGS...]: four checks of `reprobench CMD --help`
+# (generated from its option table): it lists every option of OPTS, every
+# option it lists is accepted (tried with ARGS, which must make the program
+# stop before any work), and OLD --help, the old program's, is the same
+# table.  Leaves the help text in ./help.
+help_checks() {
+    cmd=$1 old=$2 opts=$3; shift 3
+    "$RB_BIN" "$cmd" --help >help; st=$?
+    missing=
+    for o in $opts; do
+        grep -q "^  $o\\b" help || missing="$missing $o"
+    done
+    [ "$st" -eq 0 ] && [ -z "$missing" ]
+    tap_ok $? "--help lists every option${missing:+ (missing:$missing)}"
+    unknown=
+    for o in $(sed -n 's/^  \(--[a-z-]*\).*/\1/p' help); do
+        "$RB_BIN" "$cmd" "$o" "$@" >/dev/null 2>err </dev/null
+        grep -q 'unknown option' err && unknown="$unknown $o"
+    done
+    [ -z "$unknown" ]
+    tap_ok $? "every option --help lists is accepted${unknown:+ (not:$unknown)}"
+    "$old" --help >oldhelp && sed "s/^usage: $(basename "$old")/usage: reprobench $cmd/" oldhelp \
+        | cmp -s - help
+    tap_ok $? "$(basename "$old") --help is the same table"
+}
