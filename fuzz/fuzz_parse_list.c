@@ -5,7 +5,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "harness/error.h"
-#include "harness/parse.h"
+#include "harness/cli/parse.h"
 
 /* Input: 1 byte capacity (0..255 values), 1 byte message length, 8 bytes
  * min, 8 bytes max (little-endian), then the list text. */

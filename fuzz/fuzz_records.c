@@ -8,8 +8,8 @@
 
 #include "fuzz/fuzz_input.h"
 #include "harness/error.h"
-#include "harness/record.h"
-#include "harness/results.h"
+#include "harness/records/record.h"
+#include "harness/records/results.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "harness/backend/backend.h"
 #include "harness/ctx.h"
-#include "harness/env.h"
-#include "harness/hw.h"
-#include "harness/observe.h"
+#include "harness/cli/env.h"
+#include "harness/records/hw.h"
+#include "harness/run/observe.h"
 
 void rb_ctx_init(struct rb_ctx *ctx)
 {

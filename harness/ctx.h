@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-struct rb_observers;                /* harness/observe.h */
+struct rb_observers;                /* harness/run/observe.h */
 
 struct rb_ctx {
     uint64_t seed;              /* base seed; each case derives its own */

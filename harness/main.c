@@ -4,7 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/cli.h"
+#include "harness/cli/cli.h"
 
 static const char usage[] =
     "usage: reprobench <command> [options]\n"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* harness/atomic_file.c: a file replaced whole or not at all; under a
+/* harness/records/atomic_file.c: a file replaced whole or not at all; under a
  * file-size limit (SIGXFSZ ignored, as reprobench runs) the write fails
  * with the file's name and EFBIG's text, the old content stays and no
  * temporary is left beside it. */
@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "harness/atomic_file.h"
+#include "harness/records/atomic_file.h"
 #include "harness/error.h"
 #include "t/tap.h"
 

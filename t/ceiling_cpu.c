@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 #include "harness/backend/cpu.h"
-#include "harness/ceiling.h"
-#include "harness/timer.h"
+#include "harness/run/ceiling.h"
+#include "harness/run/timer.h"
 #include "t/tap.h"
 
 static int positive(double x)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/compare.h"
+#include "harness/report/compare.h"
 #include "harness/error.h"
-#include "harness/stats.h"
+#include "harness/run/stats.h"
 #include "impl/common/rng.h"
 #include "t/tap.h"
 

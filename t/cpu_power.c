@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "harness/ctx.h"
-#include "harness/observe.h"
+#include "harness/run/observe.h"
 #include "t/tap.h"
 
 #define RANGE_UJ 262143328850ULL

@@ -6,9 +6,9 @@
  * writer holds or a locked store changes nothing. */
 #include <unistd.h>
 
-#include "harness/db_priv.h"
+#include "harness/store/db_priv.h"
 #include "harness/error.h"
-#include "harness/lock.h"
+#include "harness/run/lock.h"
 #include "t/db_test.h"
 #include "t/tap.h"
 
@@ -223,7 +223,7 @@ static void check_locked(struct rb_db *db)
            "once it is released the import goes through");
 }
 
-/* A run its writer holds (harness/lock.h) is refused, not read half-grown;
+/* A run its writer holds (harness/run/lock.h) is refused, not read half-grown;
  * the holder itself imports it (run's end); a reader writes nothing into
  * the run directory, not even a lock file. */
 static void check_run_lock(struct rb_db *db)

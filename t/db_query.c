@@ -2,7 +2,7 @@
 /* Store queries: their terms parsed and checked (an unknown field is one
  * clear error naming the known ones), and what they select from a real
  * store of three runs on two machines. */
-#include "harness/db_priv.h"
+#include "harness/store/db_priv.h"
 #include "harness/error.h"
 #include "t/db_test.h"
 #include "t/tap.h"

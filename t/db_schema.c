@@ -4,7 +4,7 @@
  * with its runs' machines filled in; a newer schema, another program's
  * database, a file that is no database and a missing store are refused with
  * one clear line, each file left as it was. */
-#include "harness/db_priv.h"
+#include "harness/store/db_priv.h"
 #include "harness/error.h"
 #include "t/db_test.h"
 #include "t/tap.h"

@@ -11,7 +11,7 @@
 #include "harness/backend/cpu.h"
 #include "harness/ctx.h"
 #include "harness/error.h"
-#include "harness/hw.h"
+#include "harness/records/hw.h"
 #include "harness/registry.h"
 #include "t/tap.h"
 

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <jansson.h>
 
-#include "harness/record.h"
+#include "harness/records/record.h"
 #include "t/tap.h"
 
 static void expect(const char *in, const char *want, const char *what)

@@ -24,7 +24,7 @@ TESTS += t/givens_omp
 endif RB_HAVE_OPENMP
 check_PROGRAMS += t/givens_cases
 TESTS += t/givens_cases
-# Hardware tagging and the backend plumbing (harness/hw.c, harness/backend/).
+# Hardware tagging and the backend plumbing (harness/records/hw.c, harness/backend/).
 check_PROGRAMS += t/hw_summary t/backend_occ
 TESTS += t/hw_summary t/backend_occ
 EXTRA_DIST += kernels/opencl/rb_selftest.cl
@@ -315,7 +315,7 @@ t_sbo_opencl_train_polar_SOURCES = t/sbo_opencl_train_polar.c t/sbo_opencl_train
 endif RB_HAVE_OPENCL
 endif RB_HAVE_BLAS
 # Output under a file-size limit: whole files or a named failure, never a
-# kill by SIGXFSZ (harness/atomic_file.c and every writer on it).
+# kill by SIGXFSZ (harness/records/atomic_file.c and every writer on it).
 check_PROGRAMS += t/atomic_file
 TESTS += t/atomic_file t/cli_fsize.sh
 EXTRA_DIST += t/cli_fsize.sh

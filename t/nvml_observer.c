@@ -9,7 +9,7 @@
 
 #include "harness/ctx.h"
 #include "harness/error.h"
-#include "harness/observe.h"
+#include "harness/run/observe.h"
 #include "t/tap.h"
 
 #ifndef RB_FAKE_NVML_PATH

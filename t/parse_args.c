@@ -2,7 +2,7 @@
 /* Strict parsing of numbers and lists: every malformed input is refused. */
 #include <string.h>
 #include "harness/error.h"
-#include "harness/parse.h"
+#include "harness/cli/parse.h"
 #include "t/tap.h"
 
 static int refused(const char *s, long long min, long long max)

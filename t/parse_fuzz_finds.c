@@ -4,7 +4,7 @@
  * --enable-sanitizers, an overflow stops the test. */
 #include <limits.h>
 #include "harness/error.h"
-#include "harness/parse.h"
+#include "harness/cli/parse.h"
 #include "t/tap.h"
 
 int main(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness/error.h"
-#include "harness/record.h"
+#include "harness/records/record.h"
 #include "t/tap.h"
 
 static size_t count(const char *s, size_t len, char c)

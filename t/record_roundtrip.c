@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "harness/error.h"
-#include "harness/record.h"
-#include "harness/sweep.h"
+#include "harness/records/record.h"
+#include "harness/run/sweep.h"
 #include "t/tap.h"
 
 static const long long n_vals[] = { 256, 0 };

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "harness/error.h"
-#include "harness/record.h"
-#include "harness/results.h"
-#include "harness/sweep.h"
+#include "harness/records/record.h"
+#include "harness/records/results.h"
+#include "harness/run/sweep.h"
 #include "t/tap.h"
 
 static const long long vals[] = { 256, 0 };

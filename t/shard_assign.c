@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "harness/shard.h"
+#include "harness/slurm/shard.h"
 #include "harness/variant.h"
 #include "t/tap.h"
 

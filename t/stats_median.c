@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics on samples with known answers. */
 #include "harness/error.h"
-#include "harness/stats.h"
+#include "harness/run/stats.h"
 #include "t/tap.h"
 
 int main(void)

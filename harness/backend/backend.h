@@ -64,7 +64,7 @@ int rb_backend_in_default_sweep(struct rb_ctx *ctx, enum rb_backend b, char *why
  * drivers found at run time, as an object for meta.json. */
 json_t *rb_backend_versions(struct rb_ctx *ctx);
 
-/* Probe backend b's device for its ceilings (harness/ceiling.h): the CPU
+/* Probe backend b's device for its ceilings (harness/run/ceiling.h): the CPU
  * backends on 1 (serial) or all OpenMP threads, the GPU backends on the
  * device their cases use.  Always fills *out; what could not be measured is
  * NaN with the reason in out->error. */

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness/backend/cpu.h"
-#include "harness/ceiling.h"
+#include "harness/run/ceiling.h"
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 
 /* Each array 128 MiB, or the last-level cache's size where that is larger
  * (some server CPUs hold 320 MB), up to 1 GiB: the two together are past the

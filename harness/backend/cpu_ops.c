@@ -3,7 +3,7 @@
 #include <config.h>
 #include "harness/backend/backend.h"
 #include "harness/backend/cpu.h"
-#include "harness/ceiling.h"
+#include "harness/run/ceiling.h"
 
 static int serial_ceiling(struct rb_ctx *ctx, struct rb_ceiling *out)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness/error.h"
-#include "harness/observe.h"
+#include "harness/run/observe.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096

@@ -5,7 +5,7 @@
 #include <config.h>
 #include <stdio.h>
 #include "harness/backend/backend.h"
-#include "harness/ceiling.h"
+#include "harness/run/ceiling.h"
 #include "harness/error.h"
 #include "harness/registry.h"
 

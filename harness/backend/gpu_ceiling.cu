@@ -3,12 +3,12 @@
 // and once for HIP (RB_GPU_HIP, impl/common/gpu_api.h): a device-to-device
 // copy and the FMA kernel of kernels/cuda/rb_ceiling.cuh, timed with events.
 // Everything is file-local but the entry point, rb_ceiling_cuda or
-// rb_ceiling_hip (harness/ceiling.h), spelled out per backend at the end.
+// rb_ceiling_hip (harness/run/ceiling.h), spelled out per backend at the end.
 #include <config.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/ceiling.h"
+#include "harness/run/ceiling.h"
 #include "impl/common/gpu_api.h"
 #include "kernels/cuda/rb_ceiling.cuh"
 

@@ -48,7 +48,7 @@ int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *n
                      struct rb_occ_kernel *k);
 
 struct rb_ceiling;
-/* The ceilings of ctx->hip_device (harness/ceiling.h): a device-to-device
+/* The ceilings of ctx->hip_device (harness/run/ceiling.h): a device-to-device
  * copy and an FMA kernel in fp32 and fp64, timed with events.  0, or
  * RB_ENODEV / RB_EDEVICE with the reason in out->error. */
 int rb_ceiling_hip(struct rb_ctx *ctx, struct rb_ceiling *out);

@@ -11,7 +11,7 @@
 #include "harness/backend/backend.h"
 #include "harness/backend/nvml.h"
 #include "harness/error.h"
-#include "harness/observe.h"
+#include "harness/run/observe.h"
 
 struct nvml_watch {
     struct rb_nvml nvml;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness/backend/opencl.h"
-#include "harness/env.h"
+#include "harness/cli/env.h"
 
 /* Status names by -code; the 2.x and 3.0 codes are spelled out because the
  * 1.2 headers this is built against do not define them. */

@@ -136,7 +136,7 @@ json_t *rb_opencl_versions(void);
 int rb_opencl_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
 
 struct rb_ceiling;
-/* The ceilings of the run's OpenCL device (harness/ceiling.h): a
+/* The ceilings of the run's OpenCL device (harness/run/ceiling.h): a
  * clEnqueueCopyBuffer of a large buffer and the FMA kernel of
  * kernels/opencl/rb_ceiling.cl in float and, where the device has fp64,
  * double, timed with profiling events.  0, or RB_ENODEV / RB_EDEVICE /

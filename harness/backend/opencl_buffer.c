@@ -4,8 +4,8 @@
 #include "harness/backend/opencl.h"
 
 #include <math.h>
-#include "harness/fault.h"
-#include "harness/timer.h"
+#include "harness/run/fault.h"
+#include "harness/run/timer.h"
 
 size_t rb_opencl_device_wg(const struct rb_opencl *cl)
 {

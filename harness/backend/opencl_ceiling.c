@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "harness/backend/opencl.h"
-#include "harness/ceiling.h"
+#include "harness/run/ceiling.h"
 
 extern const char rb_cl_rb_ceiling[];
 

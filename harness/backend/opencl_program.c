@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/atomic_file.h"
+#include "harness/records/atomic_file.h"
 #include "harness/backend/opencl.h"
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 
 #define MAX_PARTS 8
 
@@ -112,7 +112,7 @@ static struct rb_opencl_program *cache_add(struct rb_opencl *cl)
 }
 
 /* The log appended to what path holds, the whole file replaced atomically
- * (harness/atomic_file.h): a full disk never leaves half a log.  0 or
+ * (harness/records/atomic_file.h): a full disk never leaves half a log.  0 or
  * RB_EIO. */
 static int append_log(const char *path, const char *name, const char *device,
                       const char *options, const char *log)

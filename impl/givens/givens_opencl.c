@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fault.h"
-#include "harness/timer.h"
+#include "harness/run/fault.h"
+#include "harness/run/timer.h"
 #include "impl/common/rng.h"
 #include "impl/common/roundrobin.h"
 #include "impl/givens/givens.h"

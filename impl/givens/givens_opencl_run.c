@@ -3,7 +3,7 @@
  * the paper's per-block kernels and of the fused kernels, timed by the
  * profiling events of their first and last commands. */
 #include <stdlib.h>
-#include "harness/fault.h"
+#include "harness/run/fault.h"
 #include "impl/givens/givens_opencl_run.h"
 
 static size_t round_up(size_t x, size_t to)

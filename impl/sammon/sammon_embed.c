@@ -11,11 +11,11 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "harness/cli.h"
-#include "harness/cli_opts.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/cli_opts.h"
 #include "harness/ctx.h"
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "impl/sammon/sammon_embed.h"
 
 enum embed_opt { EO_DATA, EO_DEDUP, EO_INIT, EO_RULE, EO_ITERS, EO_OUTDIM, EO_BACKEND, EO_THREADS,

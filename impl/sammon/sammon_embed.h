@@ -6,7 +6,7 @@
 #define SAMMON_EMBED_H
 
 #include "datasets/dataset.h"
-#include "harness/prog.h"
+#include "harness/cli/prog.h"
 #include "impl/sammon/sammon_engine.h"
 
 /* The name errors begin with: "reprobench embed" or the old "sammon-embed". */

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness/error.h"
-#include "harness/plot.h"
+#include "harness/report/plot.h"
 #include "impl/common/rng.h"
 #include "impl/sammon/sammon_embed.h"
 

@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "impl/sammon/sammon.h"
 #include "impl/sammon/sammon_engine.h"
 

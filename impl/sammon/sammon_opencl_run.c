@@ -2,7 +2,7 @@
 /* The timed region of the OpenCL Sammon variants: y0 copied to the first
  * iterate, then `iters` Jacobi steps as each kind launches them, timed by the
  * profiling events of the first and last commands. */
-#include "harness/fault.h"
+#include "harness/run/fault.h"
 #include "impl/sammon/sammon_case.h"
 #include "impl/sammon/sammon_opencl.h"
 

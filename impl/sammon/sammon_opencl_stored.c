@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fault.h"
+#include "harness/run/fault.h"
 #include "impl/sammon/sammon_opencl_stored.h"
 
 extern const char rb_cl_sammon_common[];

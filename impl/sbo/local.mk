@@ -46,7 +46,7 @@ if RB_HAVE_OPENMP
 # a program of one call.
 RB_LEARN_SOURCES = %reldir%/sbo_learn.h %reldir%/sbo_learn.c \
 	%reldir%/sbo_learn_backend.c %reldir%/sbo_learn_out.c %reldir%/sbo_learn_gpu.c \
-	harness/learn_backends.c
+	harness/cli/learn_backends.c
 if RB_HAVE_OPENCL
 RB_LEARN_SOURCES += %reldir%/sbo_learn_opencl.c
 RB_LEARN_CPPFLAGS = $(OPENCL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=120
@@ -57,10 +57,10 @@ endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 RB_LEARN_SOURCES += %reldir%/sbo_learn_hip.c
 endif RB_HAVE_HIP
-reprobench_SOURCES += $(RB_LEARN_SOURCES) harness/cli_learn.c
+reprobench_SOURCES += $(RB_LEARN_SOURCES) harness/cli/cli_learn.c
 reprobench_CPPFLAGS = $(AM_CPPFLAGS) $(RB_LEARN_CPPFLAGS)
 bin_PROGRAMS += sbo-learn
-sbo_learn_SOURCES = $(RB_LEARN_SOURCES) harness/alias_learn.c
+sbo_learn_SOURCES = $(RB_LEARN_SOURCES) harness/cli/alias_learn.c
 sbo_learn_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 sbo_learn_LDADD = $(RB_LINK_LIBS)
 nodist_EXTRA_sbo_learn_SOURCES = build-aux/link-cxx.cxx

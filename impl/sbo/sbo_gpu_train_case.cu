@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/fault.h"
+#include "harness/run/fault.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu_train_state.h"
 extern "C" {                    // a C header without C++ guards
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 }
 
 namespace sbo_gpu {

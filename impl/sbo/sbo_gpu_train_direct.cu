@@ -8,7 +8,7 @@
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu_train_state.h"
 extern "C" {                    // a C header without C++ guards
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 }
 
 namespace sbo_gpu {

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "datasets/image_patches.h"
-#include "harness/cli.h"
-#include "harness/cli_opts.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/cli_opts.h"
 #include "harness/error.h"
-#include "harness/prog.h"
-#include "harness/timer.h"
+#include "harness/cli/prog.h"
+#include "harness/run/timer.h"
 #include "impl/sbo/sbo_learn.h"
 
 #define MAX_IMAGES 64

@@ -64,7 +64,7 @@ struct sbo_learner {
 };
 
 /* The trainers, closed by NULL: the host ones below and each device one
- * this build has (harness/learn_backends.c). */
+ * this build has (harness/cli/learn_backends.c). */
 extern const struct sbo_learner *const sbo_learners[];
 extern const struct sbo_learner sbo_learner_serial, sbo_learner_omp;
 

@@ -2,12 +2,12 @@
 /* learn's host trainers: the fp64 reference (sbo_train) and the OpenMP
  * float version (sbo_train_omp); the device ones are sbo_learn_opencl.c,
  * sbo_learn_gpu.c with sbo_learn_cuda.c and sbo_learn_hip.c, and the table
- * of those this build has is harness/learn_backends.c. */
+ * of those this build has is harness/cli/learn_backends.c. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "impl/sbo/sbo_learn.h"
 #include "impl/sbo/sbo_omp.h"
 

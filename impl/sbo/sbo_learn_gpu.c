@@ -9,7 +9,7 @@
 #include <string.h>
 #include "harness/ctx.h"
 #include "harness/error.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "harness/variant.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu.h"
@@ -23,7 +23,7 @@ struct gpu_learn {
     const struct sbo_learn_gpu *g;
     const struct sbo_gpu_engine *e;
     /* Named apart from the harness's "train" variants, so that faults aimed
-     * at those (harness/fault.h) leave sbo-learn alone. */
+     * at those (harness/run/fault.h) leave sbo-learn alone. */
     struct rb_variant v;
     struct rb_ctx ctx;
     struct rb_case c;           /* what the training reads: v, ctx, prec, msg, device */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness/backend/opencl.h"
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_learn.h"
 #include "impl/sbo/sbo_opencl_train.h"
@@ -23,7 +23,7 @@ struct cl_learn {
 };
 
 /* Named apart from the harness's "train" variants, so that faults aimed at
- * those (harness/fault.h) leave sbo-learn alone. */
+ * those (harness/run/fault.h) leave sbo-learn alone. */
 static const struct rb_variant learn_polar = {
     .paper = "sbo", .algo = "learn", .name = "polar", .kind = SBO_KIND_POLAR,
     .backend = RB_BACKEND_OPENCL,

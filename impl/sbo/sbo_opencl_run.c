@@ -4,7 +4,7 @@
  * arguments, the launches timed by profiling events, and their occupancy. */
 #include <stdio.h>
 #include <string.h>
-#include "harness/fault.h"
+#include "harness/run/fault.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_opencl.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/timer.h"
+#include "harness/run/timer.h"
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gemm_split.h"
 #include "impl/sbo/sbo_sort.h"
