@@ -96,21 +96,24 @@ void dist2(float acc[SAMMON_R][SAMMON_R], __local float *xi_s, __local float *xj
 }
 
 /* The sum over the 16 work-items c of v[a] at tile slot slot(r, a), through
- * buf (16 rows of LD): work-item t < TILE gets slot t's.  Starts and ends
- * with a barrier. */
-float side_sum(__local float *buf, const float v[SAMMON_R], int c, int r)
+ * buf (16 rows of LD), stored by work-item t < TILE to dst[t] (slot t's).
+ * Starts and ends with a barrier.  The store is made here, not by the
+ * caller from a returned value: PoCL 3.1 compiled that form so that
+ * work-items past TILE stored too, beyond the partial buffers. */
+void side_sum(__local float *buf, const float v[SAMMON_R], int c, int r, __global float *dst)
 {
     const int t = (int)get_local_id(0);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int a = 0; a < SAMMON_R; a++)
         buf[c * LD + slot(r, a)] = v[a];
     barrier(CLK_LOCAL_MEM_FENCE);
-    float sum = 0.0f;
-    if (t < TILE)
+    if (t < TILE) {
+        float sum = 0.0f;
         for (int k = 0; k < SIDE; k++)
             sum += buf[k * LD + t];
+        dst[t] = sum;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    return sum;
 }
 
 /* The sum over the work-group of v; every work-item gets it. */
@@ -287,9 +290,7 @@ __kernel void sammon_stored_pass(const int N, __global const float *x,
             float col[SAMMON_R];
             for (int b = 0; b < SAMMON_R; b++)
                 col[b] = sj[b][k];
-            const float sum = side_sum(xi_s, col, ty, tx);
-            if (t < TILE)
-                part_j[(tile_block(I, jt) * K + k) * TILE + t] = sum;
+            side_sum(xi_s, col, ty, tx, part_j + (tile_block(I, jt) * K + k) * TILE);
         }
 #endif
     }
@@ -298,9 +299,7 @@ __kernel void sammon_stored_pass(const int N, __global const float *x,
         float rowv[SAMMON_R];
         for (int a = 0; a < SAMMON_R; a++)
             rowv[a] = si[a][k];
-        const float sum = side_sum(xi_s, rowv, tx, ty);
-        if (t < TILE)
-            part_i[((size_t)g * K + k) * TILE + t] = sum;
+        side_sum(xi_s, rowv, tx, ty, part_i + ((size_t)g * K + k) * TILE);
     }
 #endif
 #if SAMMON_MODE != 0
