@@ -21,12 +21,16 @@
 //
 // sammon_stored_pass is sammon_tiled_sym's symmetric walk over that layout:
 // the points i's sums in registers over the row, the points j's added up
-// over the block in shared memory and atomically into g once a tile.  Its
-// MODE picks what a pair adds (the benchmark's gradient, or the embedding's
+// over the block in shared memory and atomically into g once a tile; each
+// thread reads its points j's outputs itself (they stay in L1 and L2), so
+// a tile of the stored form costs only its sums' two barriers.  Its MODE
+// picks what a pair adds (the benchmark's gradient, or the embedding's
 // gradient, diagonal second derivative and stress); STORED = false takes
-// the distances from x as sammon_tiled_sym does, for sizes whose triangle
-// does not fit.  Block-level reductions only: nothing depends on the warp
-// width.  CUDA and HIP alike.
+// the distances from x as
+// sammon_tiled_sym does, for sizes whose triangle does not fit.  Tiles whose
+// every pair is a pair (off the diagonal, inside N) skip the test for one.
+// Block-level reductions only: nothing depends on the warp width.  CUDA and
+// HIP alike.
 #ifndef SAMMON_STORED_CUH
 #define SAMMON_STORED_CUH
 
@@ -186,9 +190,29 @@ __device__ __forceinline__ float sammon_rsqrt_normal(float v)
 #endif
 }
 
+// A compile-time bool as a value, for the pass's generic tile lambda.
+template <bool B> struct sammon_bool {
+    static constexpr bool value = B;
+};
+
+// 1 / v for a normal float v: the hardware's approximation alone, as
+// sammon_rsqrt_normal.
+__device__ __forceinline__ float sammon_rcp_normal(float v)
+{
+#if defined(__CUDA_ARCH__)
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+    return r;
+#else
+    return 1.0f / v;
+#endif
+}
+
 // One pair's share of the pass, added to the point i's sums si and the
 // point j's sj; st gets its stress term (d* - d)^2 / d* = (1 - d r)^2 / r.
-template <int M, int MODE, int K>
+// FULL: r > 0, a pair of distinct points (off the diagonal tiles, inside
+// N), so that only coinciding outputs need a test.
+template <int M, int MODE, int K, bool FULL>
 __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const float (&yj)[M],
                                                  float r, float (&si)[K], float (&sj)[K],
                                                  float &st)
@@ -201,7 +225,7 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     }
     // Outputs closer than the smallest normal float (1e-19 apart, on data
     // the host scaled to about unit size) count as coinciding.
-    const bool ok = r > 0.0f && d2 >= SAMMON_STORED_D2_MIN;
+    const bool ok = (FULL || r > 0.0f) && d2 >= SAMMON_STORED_D2_MIN;
     const float rd = ok ? sammon_rsqrt_normal(d2) : 0.0f, w = ok ? rd - r : 0.0f;
     if constexpr (MODE != SAMMON_PASS_STRESS) {
 #pragma unroll
@@ -211,24 +235,63 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         }
     }
     if constexpr (MODE == SAMMON_PASS_EMBED) {
-        const float rd3 = rd * rd * rd;
         si[M] += w;
         sj[M] += w;
         si[M + 1] += rd;
         sj[M + 1] += rd;
 #pragma unroll
         for (int q = 0; q + 1 < M; q++) {
-            const float cq = dy[q] * dy[q] * rd3;
+            const float a = dy[q] * rd, cq = a * a * rd;
             si[M + 2 + q] += cq;
             sj[M + 2 + q] += cq;
         }
     }
     if constexpr (MODE != SAMMON_PASS_GD) {
         // r is at most 1/d_min of data the host scaled to about unit size,
-        // so r^2 stays a normal float and rsqrt(r^2) = 1/r = d*.
+        // so 1/r = d* is a normal float.
         const float s = 1.0f - d2 * rd * r;
-        st += r > 0.0f ? s * s * sammon_rsqrt_normal(r * r) : 0.0f;
+        if (FULL)
+            st += s * s * sammon_rcp_normal(r);
+        else
+            st += r > 0.0f ? s * s * sammon_rcp_normal(r) : 0.0f;
     }
+}
+
+// The thread's points j's outputs yj[b] of the tile at j0 (zero past N),
+// read from global memory: the 16 threads of a column read the same ones.
+template <int M, int R>
+__device__ __forceinline__ void sammon_stored_yj(float (&yj)[R][M], const float *__restrict__ y,
+                                                 int N, int j0, int tx)
+{
+#pragma unroll
+    for (int b = 0; b < R; b++) {
+        const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
+#pragma unroll
+        for (int q = 0; q < M; q++)
+            yj[b][q] = j < N ? y[(size_t)j * M + q] : 0.0f;
+    }
+}
+
+// A tile pair's R x R pairs of the thread: si (its points i, over the row)
+// and sj (its points j, this tile) get their sums, the return value the
+// tile's stress terms.
+template <int M, int R, int MODE, int K, bool FULL>
+__device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
+                                                    const float (&yj)[R][M],
+                                                    const float (&r)[R][R], float (&si)[R][K],
+                                                    float (&sj)[R][K])
+{
+    float st = 0.0f;
+#pragma unroll
+    for (int b = 0; b < R; b++) {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            sj[b][k] = 0.0f;
+#pragma unroll
+        for (int a = 0; a < R; a++)
+            sammon_pass_pair<M, MODE, K, FULL>(yi[a], yj[b], r[a][b], si[a], sj[b], st);
+    }
+    return st;
 }
 
 // The sums over the 16 threads of a side of the K values each holds for
@@ -282,8 +345,17 @@ __device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[
 // takes tile row I = tiles - 1 - r (the longest rows first) and its tiles
 // J s (I + 1) / splits .. (s + 1) (I + 1) / splits - 1, as sammon_tiled_sym.
 // STORED: r from `store` (x unused); else from x (store unused), n >= 1.
+// Blocks an SM must hold: two at tiles of 64 (at most 128 registers a
+// thread; left alone the embedding's pass takes 146 and runs one block an
+// SM, 22% slower on the H200), one at tiles of 128, whose registers two
+// blocks cannot hold without spilling.
+template <int R> __host__ __device__ constexpr int sammon_stored_min_blocks()
+{
+    return R <= 4 ? 2 : 1;
+}
+
 template <int M, int R, int MODE, bool STORED>
-__global__ void __launch_bounds__(SAMMON_TILED_THREADS)
+__global__ void __launch_bounds__(SAMMON_TILED_THREADS, sammon_stored_min_blocks<R>())
 sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__restrict__ store,
                    const float *__restrict__ y, float *g, double *stress_part)
 {
@@ -291,12 +363,13 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
     constexpr int LD = sammon_tiled_ld<float, R>();
     constexpr int K = sammon_pass_sums<M, MODE>() > 0 ? sammon_pass_sums<M, MODE>() : 1;
     constexpr bool SUMS = sammon_pass_sums<M, MODE>() > 0;
+    constexpr bool STRESS = MODE != SAMMON_PASS_GD;
     constexpr int KG = sammon_stored_group<R, K>();
     static_assert(KC == S, "the staging buffer holds the sums' rows");
     __shared__ __align__(16) float xi_s[KG * KC * LD];  // staging, then the sums
     __shared__ __align__(16) float xj_s[STORED ? 4 : KC * LD];
-    __shared__ float yj_s[M * TILE];
-    __shared__ double sum_s[MODE == SAMMON_PASS_GD ? 1 : SAMMON_TILED_THREADS];
+    __shared__ float yj_s[STORED ? 1 : M * TILE];
+    __shared__ double sum_s[STRESS ? SAMMON_TILED_THREADS : 1];
 
     const int tx = threadIdx.x % S, ty = threadIdx.x / S, t = threadIdx.x;
     const int tiles = (N + TILE - 1) / TILE, I = tiles - 1 - (int)blockIdx.y, i0 = I * TILE;
@@ -304,16 +377,14 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
     const int jt_end = (int)((long long)(blockIdx.x + 1) * (I + 1) / gridDim.x);
     const int part = blockIdx.y * gridDim.x + blockIdx.x;
     if (jt_begin == jt_end) {           // the whole block: no barrier is left waiting
-        if (MODE != SAMMON_PASS_GD && t == 0)
+        if (STRESS && t == 0)
             stress_part[part] = 0.0;
         return;
     }
     float yi[R][M], si[R][K];
-    [[maybe_unused]] bool iv[R];
 #pragma unroll
     for (int a = 0; a < R; a++) {
         const int p = i0 + sammon_tiled_slot<float, R>(ty, a);
-        iv[a] = p < N;
 #pragma unroll
         for (int q = 0; q < M; q++)
             yi[a][q] = p < N ? y[(size_t)p * M + q] : 0.0f;
@@ -321,21 +392,31 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
         for (int k = 0; k < K; k++)
             si[a][k] = 0.0f;
     }
+    // The stored form's next tile (its values and its points' outputs) is
+    // on its way while this one is summed.
     float4 v[sammon_stored_loads<R>()];
-    if constexpr (STORED)
+    [[maybe_unused]] float yn[R][M];
+    if constexpr (STORED) {
         sammon_stored_load<R>(v, store, sammon_stored_block(I, jt_begin));
+        sammon_stored_yj<M, R>(yn, y, N, jt_begin * TILE, tx);
+    }
     double stress = 0.0;
-    for (int jt = jt_begin; jt < jt_end; jt++) {
+    // One tile pair: FULL when its every pair is a pair (off the diagonal,
+    // inside N), so that the walk below runs those in a loop of their own.
+    auto tile = [&](auto full, int jt) {
         const int j0 = jt * TILE;
-        float r[R][R];
+        float r[R][R], yj[R][M];
         if constexpr (STORED) {
-            __syncthreads();            // the last tile's yj_s is read by all
-            for (int e = t; e < TILE * M; e += SAMMON_TILED_THREADS) {
-                const int j = j0 + e / M;
-                yj_s[e % M * TILE + e / M] = j < N ? y[(size_t)j * M + e % M] : 0.0f;
-            }
-            __syncthreads();
             sammon_stored_unpack<R>(r, v);
+#pragma unroll
+            for (int b = 0; b < R; b++)
+#pragma unroll
+                for (int q = 0; q < M; q++)
+                    yj[b][q] = yn[b][q];
+            if (jt + 1 < jt_end) {
+                sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
+                sammon_stored_yj<M, R>(yn, y, N, j0 + TILE, tx);
+            }
         } else {
             float acc[R][R];
             sammon_tiled_dist2<float, M, R>(acc, xi_s, xj_s, yj_s, x, y, N, n, i0, j0);
@@ -343,43 +424,37 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             for (int a = 0; a < R; a++)
 #pragma unroll
                 for (int b = 0; b < R; b++) {
+                    const int i = i0 + sammon_tiled_slot<float, R>(ty, a);
                     const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
-                    const bool pair = iv[a] && j < N && acc[a][b] >= SAMMON_STORED_D2_MIN
+                    const bool pair = i < N && j < N && acc[a][b] >= SAMMON_STORED_D2_MIN
                                       && acc[a][b] <= SAMMON_STORED_D2_MAX;
                     r[a][b] = pair ? sammon_rsqrt(acc[a][b]) : 0.0f;
                 }
+#pragma unroll
+            for (int b = 0; b < R; b++)
+#pragma unroll
+                for (int q = 0; q < M; q++)
+                    yj[b][q] = yj_s[q * TILE + sammon_tiled_slot<float, R>(tx, b)];
         }
-        float sj[R][K], st = 0.0f;
-#pragma unroll
-        for (int b = 0; b < R; b++) {
-            const int jl = sammon_tiled_slot<float, R>(tx, b);
-            float yj[M];
-#pragma unroll
-            for (int q = 0; q < M; q++)
-                yj[q] = yj_s[q * TILE + jl];
-#pragma unroll
-            for (int k = 0; k < K; k++)
-                sj[b][k] = 0.0f;
-#pragma unroll
-            for (int a = 0; a < R; a++)
-                sammon_pass_pair<M, MODE, K>(yi[a], yj, r[a][b], si[a], sj[b], st);
-        }
-        // The next tile's values are on their way while this one's sums
-        // are added up.
-        if constexpr (STORED)
-            if (jt + 1 < jt_end)
-                sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
+        float sj[R][K];
+        const float st = sammon_stored_tile<M, R, MODE, K, decltype(full)::value>(yi, yj, r, si,
+                                                                                  sj);
         stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
-        if constexpr (SUMS) {
-            if (jt == I)
-                continue;               // the diagonal tile's pairs were summed both ways
-            // The 16 threads of a column tx hold sums over different points i.
+        // The diagonal tile's pairs were summed both ways; elsewhere the 16
+        // threads of a column tx hold sums over different points i.
+        if (SUMS && jt != I)
             sammon_stored_sums<R, K>(xi_s, sj, ty, tx, g, j0, N);
-        }
-    }
+    };
+    // Tiles J < I of a row inside N are full.
+    const int full_end = i0 + TILE <= N ? (jt_end < I ? jt_end : I) : jt_begin;
+    int jt = jt_begin;
+    for (; jt < full_end; jt++)
+        tile(sammon_bool<true>(), jt);
+    for (; jt < jt_end; jt++)
+        tile(sammon_bool<false>(), jt);
     if constexpr (SUMS)
         sammon_stored_sums<R, K>(xi_s, si, tx, ty, g, i0, N);
-    if constexpr (MODE != SAMMON_PASS_GD) {
+    if constexpr (STRESS) {
         const double total = sammon_block_sum(sum_s, stress);
         if (t == 0)
             stress_part[part] = total;
