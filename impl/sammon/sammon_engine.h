@@ -94,6 +94,9 @@ const struct sammon_engine_ops *sammon_engine_hip_ops(void);
  * float; 0, or RB_EINVAL with the rows named in e->msg when two distinct
  * rows coincide once rounded to float. */
 int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale, float *xf);
+/* y / scale in float (scale a power of two), over the host's cores for
+ * large maps: each evaluation's upload. */
+void sammon_engine_to_float(size_t len, const double *y, double scale, float *out);
 /* From the pass's per-point float sums (kernels/cuda/sammon_stored.cuh's
  * EMBED mode: G, A, B, C) in scaled units, the gradient and (h not NULL)
  * second derivative of the caller's units: c the caller's sum of input

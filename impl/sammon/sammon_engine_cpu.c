@@ -160,23 +160,37 @@ int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale
     return rc;
 }
 
+/* The per-iteration loops below run between two device passes, with the
+ * device idle: over the host's cores, for sizes where that pays. */
+#define PAR_MIN 16384
+
+void sammon_engine_to_float(size_t len, const double *y, double scale, float *out)
+{
+    const double inv = 1.0 / scale;     /* a power of two: exact */
+#pragma omp parallel for schedule(static) if (len >= PAR_MIN)
+    for (size_t k = 0; k < len; k++)
+        out[k] = (float)(y[k] * inv);
+}
+
 void sammon_engine_derivatives(int N, int m, const float *sums, double c, double scale,
                                double *g, double *h)
 {
     const int K = 2 * m + 1;
+    const double gf = -2.0 / c, hd = c * scale;
+#pragma omp parallel for schedule(static) if ((size_t)N * m >= PAR_MIN)
     for (int p = 0; p < N; p++) {
         const float *s = sums + (size_t)p * K;
         const double A = s[m], B = s[m + 1];
         double rest = B;
         for (int q = 0; q < m; q++) {
-            g[(size_t)p * m + q] = -2.0 / c * s[q];
+            g[(size_t)p * m + q] = gf * s[q];
             if (!h)
                 continue;
             /* The C_q of all q add up to B: the last is what the others
              * leave (sammon_stored.cuh). */
             const double C = q + 1 < m ? s[m + 2 + q] : rest;
             rest -= q + 1 < m ? C : 0.0;
-            h[(size_t)p * m + q] = -2.0 * (A - C) / (c * scale);
+            h[(size_t)p * m + q] = -2.0 * (A - C) / hd;
         }
     }
 }

@@ -219,8 +219,7 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
 {
     const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
     const size_t parts = (size_t)k->splits * k->tiles;
-    for (size_t i = 0; i < ny; i++)
-        k->yh[i] = (float)(y[i] / k->scale);
+    sammon_engine_to_float(ny, y, k->scale, k->yh);
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
                                     k->stream));
     if (g)

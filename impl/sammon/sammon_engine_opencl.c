@@ -123,8 +123,7 @@ static int eval_on(struct sammon_engine *e, struct cl_engine *k, const double *y
     struct sammon_cls *b = &k->b;
     const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
     const size_t parts = (size_t)b->tiles * b->splits;
-    for (size_t i = 0; i < ny; i++)
-        k->yh[i] = (float)(y[i] / k->scale);
+    sammon_engine_to_float(ny, y, k->scale, k->yh);
     RB_CL_CHECK(&k->c, clEnqueueWriteBuffer(b->cl->queue, k->y, CL_FALSE, 0,
                                             ny * sizeof(float), k->yh, 0, NULL, NULL));
     int rc = sammon_cls_pass(&k->c, b, g ? SAMMON_CLS_EMBED : SAMMON_CLS_STRESS, k->y, 0.0f,

@@ -16,10 +16,12 @@
 #include "harness/error.h"
 #include "impl/sammon/sammon.h"
 
-/* y - mf g / |h|, the diagonal Newton step for any factor mf. */
+/* y - mf g / |h|, the diagonal Newton step for any factor mf; over the
+ * host's cores for large maps, where a device waits for it. */
 static void newton_from(size_t len, const double *y, const double *g, const double *h,
                         double mf, double *out)
 {
+#pragma omp parallel for schedule(static) if (len >= 16384)
     for (size_t k = 0; k < len; k++)
         out[k] = y[k] - (h[k] != 0.0 ? mf * g[k] / fabs(h[k]) : 0.0);
 }
@@ -214,6 +216,7 @@ int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
         if (o->newton)
             newton_from(len, y, w.g, w.h, o->mf, y);
         else
+#pragma omp parallel for schedule(static) if (len >= 16384)
             for (size_t k = 0; k < len; k++)
                 y[k] -= alpha * w.g[k];
         double e_new;
