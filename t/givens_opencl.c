@@ -18,7 +18,7 @@
 #include "harness/registry.h"
 #include "impl/givens/givens.h"
 #include "impl/givens/givens_case.h"
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_state.h"
 #include "t/tap.h"
 #include "t/opencl_test.h"
 

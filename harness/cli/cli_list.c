@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* reprobench list: every variant built into this binary, and whether it can
  * run here (with the reason when not). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "harness/cli/cli.h"
@@ -9,19 +8,6 @@
 #include "harness/cli/env.h"
 #include "harness/ctx.h"
 #include "harness/registry.h"
-
-const char *rb_cli_prog = "reprobench";
-
-int rb_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: ", rb_cli_prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 2;
-}
 
 static void axes_text(const struct rb_axis *a, char *buf, size_t len)
 {

@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* The table-driven option parser and the --help it writes. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_opts.h"
 #include "harness/cli/parse.h"
+
+const char *rb_cli_prog = "reprobench";
+
+int rb_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", rb_cli_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
 
 /* Where help text starts: options and their values fit before it. */
 #define HELP_COLUMN 21

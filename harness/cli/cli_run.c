@@ -21,6 +21,7 @@
 #include "harness/run/progress.h"
 #include "harness/records/results.h"
 #include "harness/cli/run_opts.h"
+#include "harness/cli/run_plan.h"
 #include "harness/slurm/shard.h"
 #include "harness/run/sweep.h"
 #include "harness/run/workers.h"
@@ -82,7 +83,7 @@ static int open_resumed(struct session *s)
     if ((rc = rb_lock_take(s->o.resume, &s->lock, s->err, sizeof s->err)))
         return rc == RB_EINVAL ? rb_cli_usage_error("%s", s->err)
                                : (fprintf(stderr, "reprobench: %s\n", s->err), 1);
-    if (rb_plan_load(s->o.resume, &s->stored, s->err, sizeof s->err))
+    if (rb_run_plan_load(s->o.resume, &s->stored, s->err, sizeof s->err))
         return rb_cli_usage_error("--resume %s: %s", s->o.resume, s->err);
     if ((rc = rb_run_opts_check_resume(&s->o, &s->stored)))
         return rc;
@@ -106,7 +107,7 @@ static int prepare(struct session *s)
     s->spec = &s->o.plan;
     if (s->o.plan_dir && (rc = rb_shard_begin(&s->o, s->shard_dir, sizeof s->shard_dir)))
         return rc;
-    if (s->o.worker && rb_plan_load(s->o.worker, &s->stored, s->err, sizeof s->err))
+    if (s->o.worker && rb_run_plan_load(s->o.worker, &s->stored, s->err, sizeof s->err))
         return rb_cli_usage_error("--worker %s: %s", s->o.worker, s->err);
     if (s->o.worker)
         s->spec = &s->stored;

@@ -5,7 +5,8 @@
 #include <config.h>
 #include <stdio.h>
 #include <string.h>
-#include "impl/sammon/sammon_embed.h"
+#include "harness/cli/embed_engines.h"
+#include "impl/sammon/sammon_embed_io.h"
 
 /* In the order the default tries them; the GPU backends' ops come from
  * functions (sammon_engine.h), filled in at first use. */

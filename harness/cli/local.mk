@@ -14,3 +14,5 @@ librb_core_a_SOURCES += \
 # values.
 librb_core_a_SOURCES += %reldir%/cli_opts.h %reldir%/cli_opts.c \
 	%reldir%/run_opts.h %reldir%/run_opts.c %reldir%/env.h %reldir%/env.c
+# run's plan read back from a run directory, and a shard's directory.
+librb_core_a_SOURCES += %reldir%/run_plan.h %reldir%/run_plan.c

@@ -55,21 +55,6 @@ int rb_plot_find_gnuplot(char *buf, size_t len)
     return RB_ENODEV;
 }
 
-/* gnuplot's single-quoted strings take everything literally but a quote,
- * which is doubled. */
-int rb_plot_quote(char *buf, size_t len, size_t *at, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\n' || *at + 3 >= len)
-            return RB_EINVAL;
-        if (*s == '\'')
-            buf[(*at)++] = '\'';
-        buf[(*at)++] = *s;
-    }
-    buf[*at] = '\0';
-    return 0;
-}
-
 static int is_script_of(const char *name, const char *paper)
 {
     size_t p = strlen(paper), n = strlen(name);

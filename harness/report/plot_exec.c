@@ -21,6 +21,21 @@
 #include "harness/report/plot.h"
 #include "harness/records/results.h"
 
+/* gnuplot's single-quoted strings take everything literally but a quote,
+ * which is doubled. */
+int rb_plot_quote(char *buf, size_t len, size_t *at, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\n' || *at + 3 >= len)
+            return RB_EINVAL;
+        if (*s == '\'')
+            buf[(*at)++] = '\'';
+        buf[(*at)++] = *s;
+    }
+    buf[*at] = '\0';
+    return 0;
+}
+
 /* Run gnuplot; its stderr to errfd when errfd >= 0.  A file-size limit
  * kills the child (SIGXFSZ at its default, where the harness ignores it):
  * gnuplot does not check its writes and would leave a cut figure. */

@@ -10,7 +10,6 @@
 #include "harness/run/plan.h"
 #include "harness/registry.h"
 #include "harness/records/results.h"
-#include "harness/cli/run_opts.h"
 
 static const char *const preset_names[] = {
     [RB_PRESET_DEFAULT] = "default", [RB_PRESET_QUICK] = "quick", [RB_PRESET_PAPER] = "paper",
@@ -269,56 +268,4 @@ int rb_plan_store(const char *run_dir, const struct rb_plan_spec *p, char *err, 
         return RB_ENOMEM;
     }
     return rb_meta_set(run_dir, "plan", j, err, errlen);
-}
-
-/* A run recorded before plans were kept: its command, parsed again. */
-static int plan_of_command(json_t *meta, struct rb_plan_spec *p, char *err, size_t errlen)
-{
-    json_t *cmd = json_object_get(meta, "command"), *seed = json_object_get(meta, "seed");
-    struct rb_run_opts o;
-    size_t n = json_array_size(cmd);
-    char **argv = calloc(n + 1, sizeof *argv);
-    int rc = 0;
-
-    if (!argv)
-        return RB_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        if (!(argv[i] = (char *)json_string_value(json_array_get(cmd, i))))
-            rc = RB_EINVAL;
-    if (rc || n == 0 || strcmp(argv[0], "run") != 0 || !json_is_integer(seed)
-        || rb_run_opts_parse((int)n, argv, &o) != 0) {
-        free(argv);
-        snprintf(err, errlen, "meta.json holds no plan, and its command cannot be re-planned");
-        return RB_EINVAL;
-    }
-    free(argv);
-    *p = o.plan;
-    if (!o.seed_given)
-        p->seed = (uint64_t)json_integer_value(seed);
-    p->owner = json_incref(meta);
-    return 0;
-}
-
-int rb_plan_load(const char *run_dir, struct rb_plan_spec *p, char *err, size_t errlen)
-{
-    char path[PATH_MAX + 16], why[256];
-    json_error_t jerr;
-    json_t *meta, *plan;
-    int rc;
-
-    rb_plan_spec_init(p);
-    snprintf(path, sizeof path, "%s/meta.json", run_dir);
-    if (!(meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))) {
-        snprintf(err, errlen, "%s: %s", path, jerr.text);
-        return RB_EINVAL;
-    }
-    plan = json_object_get(meta, "plan");
-    if (plan)
-        rc = rb_plan_from_json(plan, p, why, sizeof why);
-    else
-        rc = plan_of_command(meta, p, why, sizeof why);
-    if (rc)
-        snprintf(err, errlen, "%s: %s", path, why);
-    json_decref(meta);
-    return rc;
 }

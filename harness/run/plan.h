@@ -40,9 +40,5 @@ int rb_plan_from_json(json_t *j, struct rb_plan_spec *p, char *err, size_t errle
 /* Set meta.json's "plan" in run_dir.  0, or RB_EIO / RB_ENOMEM with err. */
 int rb_plan_store(const char *run_dir, const struct rb_plan_spec *p, char *err,
                   size_t errlen);
-/* The plan of run_dir: meta.json's "plan", or for a run recorded before
- * plans were stored, its "command" parsed again with its "seed".  0, or
- * RB_EINVAL (no meta.json, no plan in it) / RB_EIO with err. */
-int rb_plan_load(const char *run_dir, struct rb_plan_spec *p, char *err, size_t errlen);
 
 #endif

@@ -7,12 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "harness/cli/cli.h"
 #include "harness/store/db.h"
 #include "harness/error.h"
 #include "harness/run/plan.h"
 #include "harness/records/results.h"
-#include "harness/cli/run_opts.h"
 #include "harness/slurm/shard.h"
 #include "harness/variant.h"
 
@@ -172,83 +170,6 @@ int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, in
 void rb_shard_path(const char *run_dir, int i, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/shards/%d", run_dir, i);
-}
-
-static int make_dir(const char *path)
-{
-    if (mkdir(path, 0777) == 0 || errno == EEXIST)
-        return 0;
-    fprintf(stderr, "reprobench: %s: %s\n", path, strerror(errno));
-    return 2;
-}
-
-/* A new shard directory: meta.json naming the shard, the sweep's plan, an
- * empty records.jsonl last (it is what makes the folder a run directory). */
-static int shard_create(const struct rb_run_opts *o, const char *dir,
-                        const struct rb_plan_spec *plan)
-{
-    char path[PATH_MAX + 32], text[PATH_MAX + 128], err[1024];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/meta.json", dir);
-    snprintf(text, sizeof text, "{\"shard\": {\"index\": %d, \"of\": %d}}\n", o->shard_i,
-             o->shard_k);
-    if (rb_write_file_atomic(path, text, err, sizeof err)
-        || rb_plan_store(dir, plan, err, sizeof err)) {
-        fprintf(stderr, "reprobench: %s\n", err);
-        return 2;
-    }
-    snprintf(path, sizeof path, "%s/records.jsonl", dir);
-    if (!(f = fopen(path, "a")) || fclose(f)) {
-        fprintf(stderr, "reprobench: %s: %s\n", path, strerror(errno));
-        return 2;
-    }
-    return 0;
-}
-
-/* A sweep submitted as K shards is run as K shards. */
-static int check_count(const struct rb_run_opts *o)
-{
-    char path[PATH_MAX + 32];
-    json_t *meta;
-    json_int_t k;
-
-    snprintf(path, sizeof path, "%s/meta.json", o->plan_dir);
-    if (!(meta = json_load_file(path, 0, NULL)))
-        return 0;
-    k = json_integer_value(json_object_get(meta, "shards"));
-    json_decref(meta);
-    if (k > 0 && k != o->shard_k)
-        return rb_cli_usage_error("--shard %d/%d: %s was submitted as %lld shards", o->shard_i,
-                                  o->shard_k, o->plan_dir, (long long)k);
-    return 0;
-}
-
-int rb_shard_begin(struct rb_run_opts *o, char *dir, size_t dirlen)
-{
-    struct rb_plan_spec plan;
-    char path[PATH_MAX + 32], err[1024];
-    struct stat st;
-    int rc;
-
-    rb_plan_spec_init(&plan);
-    if (rb_plan_load(o->plan_dir, &plan, err, sizeof err))
-        return rb_cli_usage_error("--plan %s: %s", o->plan_dir, err);
-    if ((rc = check_count(o)))
-        goto out_free_plan;
-    snprintf(path, sizeof path, "%s/shards", o->plan_dir);
-    rb_shard_path(o->plan_dir, o->shard_i, dir, dirlen);
-    if ((rc = make_dir(path)) || (rc = make_dir(dir)))
-        goto out_free_plan;
-    snprintf(path, sizeof path, "%s/records.jsonl", dir);
-    if (stat(path, &st) != 0 && (rc = shard_create(o, dir, &plan)))
-        goto out_free_plan;
-    o->resume = dir;
-    o->no_db = 1;
-    o->no_plot = 1;
-out_free_plan:
-    rb_plan_spec_free(&plan);
-    return rc;
 }
 
 json_t *rb_shard_stamp(const char *shard_dir)

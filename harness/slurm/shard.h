@@ -13,8 +13,6 @@
 
 #define RB_SHARD_MAX 1000
 
-struct rb_run_opts;
-
 /* "I/K" with 1 <= I <= K <= RB_SHARD_MAX.  0, or -1. */
 int rb_shard_parse(const char *s, int *i, int *k);
 
@@ -44,12 +42,6 @@ int rb_shard_filter(struct rb_plan *plan, const struct rb_policy *pol, int i, in
 
 /* RUN/shards/I into buf. */
 void rb_shard_path(const char *run_dir, int i, char *buf, size_t len);
-
-/* `run --plan DIR --shard I/K`: make DIR/shards/I if new (meta.json with
- * DIR's plan, an empty records.jsonl), then let run resume it: o->resume
- * points at it (in dir), and the store and plots are left to the merge.
- * 0, or 2 after one line on stderr. */
-int rb_shard_begin(struct rb_run_opts *o, char *dir, size_t dirlen);
 
 /* What each record of a shard carries: {"node": {"host", "machine" (the
  * store's fingerprint), "name"}} from its hardware.json; NULL when it

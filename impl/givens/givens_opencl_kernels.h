@@ -5,7 +5,7 @@
 #ifndef GIVENS_OPENCL_KERNELS_H
 #define GIVENS_OPENCL_KERNELS_H
 
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_state.h"
 
 /* rb_opencl_occupancy of each kernel of the timed region. */
 void givens_opencl_occupancy(struct rb_case *c, struct rb_occ *occ);

@@ -4,7 +4,7 @@
 #ifndef GIVENS_OPENCL_RUN_H
 #define GIVENS_OPENCL_RUN_H
 
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_state.h"
 
 /* Timed regions (givens_opencl_run.c): enqueue, wait, and set c->device_ms
  * from the first command's start to the last command's end.  run_fused

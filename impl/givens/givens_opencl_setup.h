@@ -5,7 +5,7 @@
 #ifndef GIVENS_OPENCL_SETUP_H
 #define GIVENS_OPENCL_SETUP_H
 
-#include "impl/givens/givens_opencl.h"
+#include "impl/givens/givens_opencl_state.h"
 
 /* RB_ESKIP when m > n, the device lacks fp64 for an f64 case, or the
  * tunables do not fit (wg above the device's work-group size; slots not

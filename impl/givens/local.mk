@@ -22,7 +22,7 @@ RB_HIP_CU_OBJECTS += %reldir%/givens_gpu_case.hipo %reldir%/givens_gpu_launch.hi
 	%reldir%/givens_gpu_fused.hipo %reldir%/givens_gpu_apply.hipo
 endif RB_HAVE_HIP
 if RB_HAVE_OPENCL
-librb_opencl_a_SOURCES += %reldir%/givens_opencl.h %reldir%/givens_opencl.c \
+librb_opencl_a_SOURCES += %reldir%/givens_opencl_state.h %reldir%/givens_opencl.c \
 	%reldir%/givens_opencl_kernels.c %reldir%/givens_opencl_run.c \
 	%reldir%/givens_opencl_table.c %reldir%/givens_opencl_apply.c
 librb_opencl_a_SOURCES += %reldir%/givens_opencl_setup.h %reldir%/givens_opencl_kernels.h \

@@ -35,7 +35,8 @@ endif RB_HAVE_OPENMP
 # It is reprobench embed; sammon-embed, its old name, stays for one release
 # as a program of one call.
 RB_EMBED_SOURCES = %reldir%/sammon_embed.h %reldir%/sammon_embed.c \
-	%reldir%/sammon_embed_io.c harness/cli/embed_engines.c
+	%reldir%/sammon_embed_io.h %reldir%/sammon_embed_io.c \
+	harness/cli/embed_engines.h harness/cli/embed_engines.c
 reprobench_SOURCES += $(RB_EMBED_SOURCES) harness/cli/cli_embed.c
 bin_PROGRAMS += sammon-embed
 sammon_embed_SOURCES = $(RB_EMBED_SOURCES) harness/cli/alias_embed.c

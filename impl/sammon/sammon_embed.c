@@ -16,7 +16,9 @@
 #include "harness/ctx.h"
 #include "harness/error.h"
 #include "harness/run/timer.h"
+#include "harness/cli/embed_engines.h"
 #include "impl/sammon/sammon_embed.h"
+#include "impl/sammon/sammon_embed_io.h"
 
 enum embed_opt { EO_DATA, EO_DEDUP, EO_INIT, EO_RULE, EO_ITERS, EO_OUTDIM, EO_BACKEND, EO_THREADS,
                  EO_TILE, EO_SEED, EO_OUT, EO_PLOT };
@@ -276,8 +278,6 @@ out_release:
     rb_ctx_release(&ctx);
     return rc;
 }
-
-const char *sammon_embed_prog = "sammon-embed";
 
 int sammon_embed_main(const char *prog, int argc, char **argv)
 {

@@ -1,69 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* sammon-embed's parts (sammon_embed.c: options and the run;
- * sammon_embed_io.c: data, input checks and outputs;
- * sammon_embed_engines.c: the backends built in).  Private to the program. */
+/* reprobench embed (and its alias sammon-embed): the program's entry. */
 #ifndef SAMMON_EMBED_H
 #define SAMMON_EMBED_H
 
-#include "datasets/dataset.h"
-#include "harness/cli/prog.h"
-#include "impl/sammon/sammon_engine.h"
-
-/* The name errors begin with: "reprobench embed" or the old "sammon-embed". */
-extern const char *sammon_embed_prog;
-#define complain(...) rb_prog_complain(sammon_embed_prog, __VA_ARGS__)
-
-/* The whole program: options, data, map, outputs; the exit status. */
+/* The whole program: options, data, map, outputs; the exit status.  prog
+ * is the name errors begin with: "reprobench embed" or "sammon-embed". */
 int sammon_embed_main(const char *prog, int argc, char **argv);
-
-enum embed_rule { RULE_NEWTON, RULE_GD, RULE_MASS, RULE_CAWLEY };
-enum embed_init { INIT_DEFAULT, INIT_PCA, INIT_CMDSCALE, INIT_RANDOM };
-
-struct embed_options {
-    const char *data, *out, *plot, *backend;
-    int dedup, iters, outdim, threads, tile;
-    enum embed_rule rule;
-    enum embed_init init;
-    unsigned long long seed;
-};
-
-/* --- sammon_embed_io.c; each returns 0 or the exit status after one
- * line on stderr --- */
-
-/* The data: a shipped set or CSV (rb_dataset_load), or "random:NxD",
- * N points uniform in [0, 255]^D drawn from seed (labels 0). */
-int embed_load(const char *name, unsigned long long seed, struct rb_dataset *d);
-/* Rows equal to an earlier one (2, naming both), or dropped with dedup
- * (keep[] the original rows kept, d->N updated). */
-int embed_duplicates(struct rb_dataset *d, int dedup, int *keep);
-/* Distances whose sums would overflow double precision (2). */
-int embed_check_extent(const struct rb_dataset *d);
-/* The pca start's X^T X overflowing (2). */
-int embed_check_pca_scale(const struct rb_dataset *d);
-/* A map whose stress or a coordinate is not finite (1): never written. */
-int embed_check_finite(const struct rb_dataset *d, const double *y, int len, double e, int it,
-                       const char *out);
-/* --out and --plot before the work (2): a folder, a place no temporary
- * file can be created, no gnuplot or no script. */
-int embed_probe_outputs(const struct embed_options *o);
-/* The TSV, through OUT.tmp and a rename (stdout without --out). */
-int embed_write_tsv(const struct embed_options *o, const struct rb_dataset *d, const double *y,
-                    const int *keep, int N);
-/* The PNG scatter of the map through plots/sammon-embedding.gp (x and y:
- * the first two coordinates), written to a temporary name and renamed. */
-int embed_plot(const struct embed_options *o, const struct rb_dataset *d, const double *y,
-               const int *keep, int N);
-
-/* --- sammon_embed_engines.c --- */
-
-/* The engine named `name`, or for NULL the best available: the first GPU
- * engine with a device (cuda, hip, then opencl on a GPU), else omp.  0, or
- * 2 after one line naming why (unknown, not built, no device). */
-int embed_pick_engine(const char *name, struct rb_ctx *ctx,
-                      const struct sammon_engine_ops **out);
-/* 0 when `name` is a backend built in; else 2 after one line. */
-int embed_engine_known(const char *name);
-/* The names built in, "serial|omp|..." for --help. */
-const char *embed_engine_names(void);
 
 #endif

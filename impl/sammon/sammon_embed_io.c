@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sammon-embed's data, input checks and outputs (sammon_embed.h): shipped
+/* sammon-embed's data, input checks and outputs (sammon_embed_io.h): shipped
  * sets, CSV files or generated points; duplicates, overflowing distances
  * and non-finite maps refused with the reason; --out and --plot probed
  * before the work, and written through temporary files and renames. */
@@ -15,7 +15,10 @@
 #include "harness/error.h"
 #include "harness/report/plot.h"
 #include "impl/common/rng.h"
-#include "impl/sammon/sammon_embed.h"
+#include "impl/sammon/sammon.h"
+#include "impl/sammon/sammon_embed_io.h"
+
+const char *sammon_embed_prog = "sammon-embed";
 
 /* "random:NxD": N points uniform in [0, 255]^D, the paper's set-up. */
 static int generate(const char *spec, unsigned long long seed, struct rb_dataset *d)

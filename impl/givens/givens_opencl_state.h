@@ -4,8 +4,8 @@
  * header: givens_opencl_setup.h (givens_opencl.c, givens_opencl_apply.c)
  * -> givens_opencl_kernels.h -> givens_opencl_run.h; the table names
  * entry points of all three.  Private to impl/givens. */
-#ifndef GIVENS_OPENCL_H
-#define GIVENS_OPENCL_H
+#ifndef GIVENS_OPENCL_STATE_H
+#define GIVENS_OPENCL_STATE_H
 
 #include <stddef.h>
 #include "harness/backend/opencl.h"
