@@ -12,8 +12,7 @@ void rb_ctx_init(struct rb_ctx *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->seed = 1;
-    ctx->cl_platform = -1;
-    ctx->cl_device = -1;
+    rb_device_picks_default(ctx->device);
     ctx->cl_dir = getenv("RB_CL_DIR");
 }
 

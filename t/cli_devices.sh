@@ -29,7 +29,7 @@ two=$(ls -d "$tmp"/two/*/ | head -n 1)
 tap_ok $st "a sweep over two devices succeeds"
 [ $st -eq 0 ] || tap_diag "$(cat "$tmp/err")"
 # shellcheck disable=SC2086
-"$RB_BIN" run $sweep --max-samples 3 --cl-platform 0 --cl-device 0 --out "$tmp/one" 2>"$tmp/err"
+"$RB_BIN" run $sweep --max-samples 3 --device opencl:0:0 --out "$tmp/one" 2>"$tmp/err"
 one=$(ls -d "$tmp"/one/*/ | head -n 1)
 keys "$one/records.jsonl" | sort > "$tmp/one.keys"
 keys "$two/records.jsonl" | sort > "$tmp/two.keys"

@@ -10,8 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 opts="--image --patches --distinct --blocks --s --rounds --iters --worst --backend
---threads --svd --clblast --cl-platform --cl-device --cublas --cuda-device --hip-device
---profile --seed --out --help"
+--threads --svd --clblast --cublas --device --profile --seed --out --help"
 img="$RB_TOP_SRCDIR/datasets/camera.pgm"
 tap_plan 6
 

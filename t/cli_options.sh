@@ -47,8 +47,7 @@ done
 "$RB_BIN" run --help > "$tmp/help"
 missing=
 for o in paper algo variant backend prec preset warmup min-samples max-samples min-time \
-         max-time seed out resume no-plot no-ceilings dry-run quiet cl-platform cl-device \
-         cl-dir cuda-device hip-device; do
+         max-time seed out resume no-plot no-ceilings dry-run quiet device cl-dir; do
     grep -q -- "^  --$o " "$tmp/help" || missing="$missing --$o"
 done
 tap_ok $([ -z "$missing" ]; echo $?) "run --help lists every option${missing:+ (missing$missing)}"

@@ -323,7 +323,7 @@ EXTRA_DIST += t/cli_fsize.sh
 # signals before the first case, memory refused per case, the environment's
 # values, one rule for options, OpenCL build messages in the user's file.
 RB_SESSION_TESTS = t/cli_resume.sh t/cli_lock.sh t/cli_signal.sh t/cli_memory.sh \
-	t/cli_env.sh t/cli_options.sh t/cli_cl_line.sh
+	t/cli_env.sh t/cli_options.sh t/cli_cl_line.sh t/cli_device.sh
 TESTS += $(RB_SESSION_TESTS)
 EXTRA_DIST += $(RB_SESSION_TESTS)
 # compare on ratios that are not finite numbers.

@@ -39,8 +39,8 @@ check_run jac jacobi
 tap_ok $? "--profile runs"
 check_profile prof
 
-expect_error "--cl-device past the last device" $small --backend opencl --cl-device 63
+expect_error "--device past the last device" $small --backend opencl --device opencl:63
 expect_error "--svd other than polar or jacobi" $small --backend opencl --svd qr
 expect_error "--svd without a device backend" $small --svd jacobi
-expect_error "--cl-platform with another backend" $small --cl-platform 0
+expect_error "--device with another backend" $small --device opencl:0:0
 expect_error "--profile with another backend" $small --profile

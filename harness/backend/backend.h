@@ -22,6 +22,7 @@ struct rb_backend_ops {
     enum rb_backend id;
     const char *name;                   /* rb_backend_name(id) */
     const char *units_name;             /* its compute units in `info`: "SMs"; NULL: "CUs" */
+    int platforms;                      /* 1: devices are picked as platform:index */
     /* 1 if the backend can run cases here; else 0 and the reason in why. */
     int (*available)(struct rb_ctx *ctx, char *why, size_t len);
     /* Probe: append one object per device found to `devices`; the count,
@@ -78,6 +79,19 @@ int rb_backend_pci_bus_id(struct rb_ctx *ctx, enum rb_backend b, char *bus, size
 
 /* Free each backend's state in ctx. */
 void rb_backend_release(struct rb_ctx *ctx);
+
+/* --device LIST: one pick per backend, "B:N" (device N of backend B, as
+ * `reprobench info` names them) or "B:P:D" for a backend with platforms,
+ * comma-separated, into pick[] (the others left as they are).  0, or
+ * RB_EINVAL with the reason in err (an unknown or unbuilt backend, a
+ * malformed index, a platform where the backend has none, a backend named
+ * twice). */
+int rb_device_parse(const char *list, struct rb_device_pick pick[RB_BACKEND_COUNT], char *err,
+                    size_t errlen);
+/* The picks that are not the default, as --device takes them
+ * ("cuda:1,opencl:0:1"), into buf; "" when there is none. */
+void rb_device_format(const struct rb_device_pick pick[RB_BACKEND_COUNT], char *buf,
+                      size_t len);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,14 @@
 #include "harness/backend/cuda_check.h"
 #include "harness/backend/occ.h"
 
+/* The device --device picked for cuda, else device 0. */
+static int cuda_index(const struct rb_ctx *ctx)
+{
+    const int d = ctx->device[RB_BACKEND_CUDA].index;
+    return d >= 0 ? d : 0;
+}
+
+
 struct cuda_state {
     int device;
     char name[128];            /* as long as rb_case.device */
@@ -54,8 +62,8 @@ int rb_cuda_available(struct rb_ctx *ctx, char *why, size_t len)
         snprintf(why, len, "no CUDA device (%s)", detail);
         return 0;
     }
-    if (ctx->cuda_device < 0 || ctx->cuda_device >= n) {
-        snprintf(why, len, "CUDA device %d does not exist (%d found)", ctx->cuda_device, n);
+    if (cuda_index(ctx) < 0 || cuda_index(ctx) >= n) {
+        snprintf(why, len, "CUDA device %d does not exist (%d found)", cuda_index(ctx), n);
         return 0;
     }
     if (len)
@@ -73,7 +81,7 @@ int rb_cuda_select(struct rb_case *c)
         s = (struct cuda_state *)calloc(1, sizeof *s);
         if (!s)
             return rb_fail(c, RB_ENOMEM, "out of host memory");
-        s->device = ctx->cuda_device;
+        s->device = cuda_index(ctx);
         cudaDeviceProp p;
         if (cudaGetDeviceProperties(&p, s->device) == cudaSuccess)
             snprintf(s->name, sizeof s->name, "%.*s", (int)sizeof s->name - 1, p.name);
@@ -170,7 +178,7 @@ int rb_cuda_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, siz
 {
     if (!rb_cuda_available(ctx, why, whylen))
         return RB_ENODEV;
-    cudaError_t err = cudaDeviceGetPCIBusId(bus, (int)len, ctx->cuda_device);
+    cudaError_t err = cudaDeviceGetPCIBusId(bus, (int)len, cuda_index(ctx));
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
         snprintf(why, whylen, "cudaDeviceGetPCIBusId: %s", cudaGetErrorString(err));

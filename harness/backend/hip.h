@@ -13,11 +13,11 @@
 extern "C" {
 #endif
 
-/* 1 if ctx->hip_device exists; else 0 and why, e.g. "no HIP device
+/* 1 if ctx's device (--device, else 0) exists; else 0 and why, e.g. "no HIP device
  * (hipGetDeviceCount: ...)". */
 int rb_hip_available(struct rb_ctx *ctx, char *why, size_t len);
 
-/* Make ctx->hip_device current for this case and name it in c->device.
+/* Make ctx's device (--device, else 0) current for this case and name it in c->device.
  * 0, or RB_ENODEV / RB_EDEVICE with the reason in c->msg. */
 int rb_hip_select(struct rb_case *c);
 
@@ -29,7 +29,7 @@ int rb_hip_devices(json_t *devices, char *why, size_t len);
  * (hipcc, or nvcc through harness/backend/hipcuda). */
 json_t *rb_hip_versions(void);
 
-/* The PCI bus id of ctx->hip_device ("0000:19:00.0"), for NVML.  0, or
+/* The PCI bus id of ctx's device (--device, else 0) ("0000:19:00.0"), for NVML.  0, or
  * RB_ENODEV with the reason in why. */
 int rb_hip_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size_t whylen);
 
@@ -48,7 +48,7 @@ int rb_hip_occupancy(const void *func, int block, size_t dyn_smem, const char *n
                      struct rb_occ_kernel *k);
 
 struct rb_ceiling;
-/* The ceilings of ctx->hip_device (harness/run/ceiling.h): a device-to-device
+/* The ceilings of ctx's device (--device, else 0) (harness/run/ceiling.h): a device-to-device
  * copy and an FMA kernel in fp32 and fp64, timed with events.  0, or
  * RB_ENODEV / RB_EDEVICE with the reason in out->error. */
 int rb_ceiling_hip(struct rb_ctx *ctx, struct rb_ceiling *out);

@@ -12,6 +12,14 @@
 #include "harness/backend/hip_targets.h"
 #include "harness/backend/occ.h"
 
+/* The device --device picked for hip, else device 0. */
+static int hip_index(const struct rb_ctx *ctx)
+{
+    const int d = ctx->device[RB_BACKEND_HIP].index;
+    return d >= 0 ? d : 0;
+}
+
+
 struct hip_state {
     int device;
     char name[128];            /* as long as rb_case.device */
@@ -61,8 +69,8 @@ int rb_hip_available(struct rb_ctx *ctx, char *why, size_t len)
         snprintf(why, len, "no HIP device (%s)", detail);
         return 0;
     }
-    if (ctx->hip_device < 0 || ctx->hip_device >= n) {
-        snprintf(why, len, "HIP device %d does not exist (%d found)", ctx->hip_device, n);
+    if (hip_index(ctx) < 0 || hip_index(ctx) >= n) {
+        snprintf(why, len, "HIP device %d does not exist (%d found)", hip_index(ctx), n);
         return 0;
     }
     if (len)
@@ -80,7 +88,7 @@ int rb_hip_select(struct rb_case *c)
         s = (struct hip_state *)calloc(1, sizeof *s);
         if (!s)
             return rb_fail(c, RB_ENOMEM, "out of host memory");
-        s->device = ctx->hip_device;
+        s->device = hip_index(ctx);
         hipDeviceProp_t p;
         if (hipGetDeviceProperties(&p, s->device) == hipSuccess)
             snprintf(s->name, sizeof s->name, "%.*s", (int)sizeof s->name - 1, p.name);
@@ -183,7 +191,7 @@ int rb_hip_pci_bus_id(struct rb_ctx *ctx, char *bus, size_t len, char *why, size
 {
     if (!rb_hip_available(ctx, why, whylen))
         return RB_ENODEV;
-    hipError_t err = hipDeviceGetPCIBusId(bus, (int)len, ctx->hip_device);
+    hipError_t err = hipDeviceGetPCIBusId(bus, (int)len, hip_index(ctx));
     if (err != hipSuccess) {
         (void)hipGetLastError();
         snprintf(why, whylen, "hipDeviceGetPCIBusId: %s", hipGetErrorString(err));

@@ -3,7 +3,7 @@
 # (docs/backends.md); the host's in the core, each GPU backend's in its own
 # library with its flags.
 librb_core_a_SOURCES += \
-	%reldir%/backend.h %reldir%/devices.c \
+	%reldir%/backend.h %reldir%/devices.c %reldir%/device_pick.c \
 	%reldir%/cpu.h %reldir%/cpu.c %reldir%/cpu_ops.c \
 	%reldir%/occ.h %reldir%/occ.c %reldir%/ceiling_cpu.c
 # The GPUs' clocks, power and energy through NVML (loaded with dlopen), the

@@ -78,8 +78,9 @@ static int platform_gpu(cl_platform_id p, cl_device_id *dev, int *index)
 /* Pick (platform, device) by the rule in opencl.h; 0 or RB_ENODEV. */
 static int choose_device(struct rb_ctx *ctx, struct rb_opencl *cl, char *why, size_t len)
 {
-    int want_p = ctx->cl_platform >= 0 ? ctx->cl_platform : rb_env_index("RB_CL_PLATFORM");
-    int want_d = ctx->cl_device >= 0 ? ctx->cl_device : rb_env_index("RB_CL_DEVICE");
+    const struct rb_device_pick *k = &ctx->device[RB_BACKEND_OPENCL];
+    int want_p = k->platform >= 0 ? k->platform : rb_env_index("RB_CL_PLATFORM");
+    int want_d = k->index >= 0 ? k->index : rb_env_index("RB_CL_DEVICE");
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
     if (err != CL_SUCCESS || np == 0) {

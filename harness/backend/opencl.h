@@ -68,8 +68,9 @@ struct rb_opencl {
     struct rb_opencl_program *programs;
 };
 
-/* The run's OpenCL state, created on first use.  Device: ctx->cl_platform /
- * ctx->cl_device, else the environment's RB_CL_PLATFORM / RB_CL_DEVICE
+/* The run's OpenCL state, created on first use.  Device: the platform and
+ * index --device picked (ctx->device), else the environment's
+ * RB_CL_PLATFORM / RB_CL_DEVICE
  * (indices), else the first GPU of any platform, else the first device.
  * 0, or RB_ENODEV (no platform or device) / RB_EDEVICE with the reason in
  * why.  The state is owned by ctx and freed by rb_opencl_release. */

@@ -121,19 +121,13 @@ static int prepare(struct session *s)
         return rb_cli_usage_error("%s", s->err);
     s->ctx.seed = p->seed;
     s->ctx.quiet = s->o.quiet;
-    s->ctx.cl_platform = p->cl_platform;
-    s->ctx.cl_device = p->cl_device;
-    s->ctx.cuda_device = p->cuda_device >= 0 ? p->cuda_device : 0;
-    s->ctx.hip_device = p->hip_device >= 0 ? p->hip_device : 0;
+    memcpy(s->ctx.device, p->device, sizeof s->ctx.device);
     if (p->cl_dir)
         s->ctx.cl_dir = p->cl_dir;
     if (s->o.worker) {
         /* A worker's device is its own, given by the parent. */
         s->ctx.run_dir = s->o.worker;
-        s->ctx.cl_platform = s->o.plan.cl_platform;
-        s->ctx.cl_device = s->o.plan.cl_device;
-        s->ctx.cuda_device = s->o.plan.cuda_device >= 0 ? s->o.plan.cuda_device : 0;
-        s->ctx.hip_device = s->o.plan.hip_device >= 0 ? s->o.plan.hip_device : 0;
+        memcpy(s->ctx.device, s->o.plan.device, sizeof s->ctx.device);
     }
     rb_ctx_set_mem_limit(&s->ctx);
     if (rb_sweep_plan(&p->sweep, &s->ctx, &s->plan, s->err, sizeof s->err))

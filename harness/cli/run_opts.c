@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/backend/backend.h"
 #include "harness/cli/cli.h"
 #include "harness/store/db.h"
 #include "harness/cli/parse.h"
@@ -60,14 +61,13 @@ static const struct rb_opt run_table[] = {
               "beside the run directory)" },
     { RB_OPT_FLAG, "--no-db", .id = RUN_OPT_NO_DB, .help = "do not import the run into a store" },
     { RB_OPT_HEADING, .help = "Devices:" },
-    { RB_OPT_INT, "--cl-platform", "N", 0, 64, .id = RUN_OPT_CL_PLATFORM,
-      .help = "OpenCL platform (default: the first with a GPU, else the first)" },
-    { RB_OPT_INT, "--cl-device", "N", 0, 64, .id = RUN_OPT_CL_DEVICE,
-      .help = "OpenCL device (default: the first GPU, else the first)" },
+    { RB_OPT_STRING, "--device", "LIST", .id = RUN_OPT_DEVICE,
+      .help = "the device of each backend, as 'reprobench info' names them:\n"
+              "B:N, or B:P:D where devices sit on platforms (opencl), one\n"
+              "per backend, comma-separated (default: OpenCL's first GPU,\n"
+              "else its first device; device 0 of the others)" },
     { RB_OPT_STRING, "--cl-dir", "DIR", .id = RUN_OPT_CL_DIR,
       .help = "read OpenCL sources DIR/<name>.cl instead of the built-in ones" },
-    { RB_OPT_INT, "--cuda-device", "N", 0, 64, .id = RUN_OPT_CUDA_DEVICE, .help = "CUDA device" },
-    { RB_OPT_INT, "--hip-device", "N", 0, 64, .id = RUN_OPT_HIP_DEVICE, .help = "HIP device" },
     { RB_OPT_HEADING, .help = "A shard of a sweep submitted to Slurm (docs/slurm.md):" },
     { RB_OPT_STRING, "--plan", "RUN_DIR", .id = RUN_OPT_PLAN_DIR,
       .help = "run the stored plan of RUN_DIR (from 'reprobench submit')" },
@@ -137,11 +137,14 @@ static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_
     case RUN_OPT_MIN_TIME: p->policy.min_time_s = v->s; break;
     case RUN_OPT_MAX_TIME: p->policy.max_time_s = v->s; break;
     case RUN_OPT_SEED: p->seed = (uint64_t)v->i; o->seed_given = 1; break;
-    case RUN_OPT_CL_PLATFORM: p->cl_platform = (int)v->i; break;
-    case RUN_OPT_CL_DEVICE: p->cl_device = (int)v->i; break;
+    case RUN_OPT_DEVICE: {
+        char err[256];
+        rb_device_picks_default(p->device);     /* given again: the last counts whole */
+        if (rb_device_parse(v->str, p->device, err, sizeof err))
+            return rb_cli_usage_error("%s", err);
+        break;
+    }
     case RUN_OPT_CL_DIR: p->cl_dir = v->str; break;
-    case RUN_OPT_CUDA_DEVICE: p->cuda_device = (int)v->i; break;
-    case RUN_OPT_HIP_DEVICE: p->hip_device = (int)v->i; break;
     case RUN_OPT_OUT: o->out = v->str; break;
     case RUN_OPT_RESUME: o->resume = v->str; break;
     case RUN_OPT_NO_PLOT: o->no_plot = 1; break;
@@ -309,10 +312,7 @@ static int same_option(const struct rb_plan_spec *a, const struct rb_plan_spec *
     case RUN_OPT_MIN_TIME: return a->policy.min_time_s == b->policy.min_time_s;
     case RUN_OPT_MAX_TIME: return a->policy.max_time_s == b->policy.max_time_s;
     case RUN_OPT_SEED: return a->seed == b->seed;
-    case RUN_OPT_CL_PLATFORM: return a->cl_platform == b->cl_platform;
-    case RUN_OPT_CL_DEVICE: return a->cl_device == b->cl_device;
-    case RUN_OPT_CUDA_DEVICE: return a->cuda_device == b->cuda_device;
-    case RUN_OPT_HIP_DEVICE: return a->hip_device == b->hip_device;
+    case RUN_OPT_DEVICE: return memcmp(a->device, b->device, sizeof a->device) == 0;
     case RUN_OPT_DEVICES:
         if (a->devices && b->devices)
             return strcmp(a->devices, b->devices) == 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/backend/backend.h"
 #include "harness/error.h"
 #include "harness/records/json_build.h"
 #include "harness/run/plan.h"
@@ -19,7 +20,7 @@ void rb_plan_spec_init(struct rb_plan_spec *p)
 {
     memset(p, 0, sizeof *p);
     rb_policy_default(&p->policy);
-    p->cl_platform = p->cl_device = p->cuda_device = p->hip_device = -1;
+    rb_device_picks_default(p->device);
 }
 
 void rb_plan_spec_free(struct rb_plan_spec *p)
@@ -31,11 +32,6 @@ void rb_plan_spec_free(struct rb_plan_spec *p)
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
-}
-
-static json_t *index_or_null(int i)
-{
-    return i >= 0 ? json_integer(i) : json_null();
 }
 
 /* The set bits of mask as backend or precision names; null for none
@@ -96,10 +92,9 @@ json_t *rb_plan_json(const struct rb_plan_spec *p)
     rb_json_put(j, "min_time_s", json_real(p->policy.min_time_s), &bad);
     rb_json_put(j, "max_time_s", json_real(p->policy.max_time_s), &bad);
     rb_json_put(j, "seed", rb_json_seed(p->seed), &bad);
-    rb_json_put(j, "cl_platform", index_or_null(p->cl_platform), &bad);
-    rb_json_put(j, "cl_device", index_or_null(p->cl_device), &bad);
-    rb_json_put(j, "cuda_device", index_or_null(p->cuda_device), &bad);
-    rb_json_put(j, "hip_device", index_or_null(p->hip_device), &bad);
+    char picks[256];
+    rb_device_format(p->device, picks, sizeof picks);
+    rb_json_put(j, "device", str_or_null(picks[0] ? picks : NULL), &bad);
     rb_json_put(j, "cl_dir", str_or_null(p->cl_dir), &bad);
     if (p->devices)
         rb_json_put(j, "devices", json_string(p->devices), &bad);
@@ -136,6 +131,42 @@ static int get_index(const json_t *j, const char *key, int *out)
     if (get_int(j, key, 0, 64, &v) < 0)
         return -1;
     *out = (int)v;
+    return 0;
+}
+
+/* Plans stored before --device kept one index per backend under these
+ * keys; they are read as the picks they were. */
+static const struct {
+    const char *key;
+    enum rb_backend backend;
+    int platform;               /* 1: the key is the platform's, 0: the device's */
+} legacy_picks[] = {
+    { "cl_platform", RB_BACKEND_OPENCL, 1 },
+    { "cl_device", RB_BACKEND_OPENCL, 0 },
+    { "cuda_device", RB_BACKEND_CUDA, 0 },
+    { "hip_device", RB_BACKEND_HIP, 0 },
+};
+
+/* The plan's device picks: "device" ("cuda:1,opencl:0:1", as --device
+ * takes it) or null, or an older plan's indices. */
+static int get_device(const json_t *j, struct rb_device_pick pick[RB_BACKEND_COUNT])
+{
+    const json_t *d = json_object_get(j, "device");
+    char err[256];
+
+    rb_device_picks_default(pick);
+    if (json_is_string(d))
+        return rb_device_parse(json_string_value(d), pick, err, sizeof err) ? -1 : 0;
+    if (d)
+        return json_is_null(d) ? 0 : -1;
+    for (size_t k = 0; k < sizeof legacy_picks / sizeof *legacy_picks; k++) {
+        int v;
+        if (get_index(j, legacy_picks[k].key, &v) < 0)
+            return -1;
+        int *to = legacy_picks[k].platform ? &pick[legacy_picks[k].backend].platform
+                                           : &pick[legacy_picks[k].backend].index;
+        *to = v;
+    }
     return 0;
 }
 
@@ -237,11 +268,7 @@ int rb_plan_from_json(json_t *j, struct rb_plan_spec *p, char *err, size_t errle
         bad = "the measurement policy";
     else if (!json_is_integer(seed) || json_integer_value(seed) < 0)
         bad = "seed";
-    else if (get_index(j, "cl_platform", &p->cl_platform) < 0
-             || get_index(j, "cl_device", &p->cl_device) < 0
-             || get_index(j, "cuda_device", &p->cuda_device) < 0
-             || get_index(j, "hip_device", &p->hip_device) < 0
-             || get_str(j, "cl_dir", &p->cl_dir) < 0
+    else if (get_device(j, p->device) < 0 || get_str(j, "cl_dir", &p->cl_dir) < 0
              || (json_object_get(j, "devices") && get_str(j, "devices", &p->devices) < 0))
         bad = "the devices";
     if (bad) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "harness/run/measure.h"
+#include "harness/ctx.h"
 #include "harness/run/sweep.h"
 
 #define RB_PLAN_VERSION 1
@@ -18,8 +19,7 @@ struct rb_plan_spec {
     struct rb_sweep_opts sweep;     /* selection, preset and axis values */
     struct rb_policy policy;        /* warm-up, samples, times (inject_delay not kept) */
     uint64_t seed;                  /* the data seed every case derives its own from */
-    int cl_platform, cl_device;     /* -1: chosen automatically */
-    int cuda_device, hip_device;
+    struct rb_device_pick device[RB_BACKEND_COUNT];    /* --device; -1: automatic */
     const char *cl_dir;             /* OpenCL sources read from here; NULL: built in */
     const char *devices;            /* --devices list run concurrently; NULL: one device */
     json_t *owner;                  /* holds the strings of a loaded plan; else NULL */

@@ -133,7 +133,7 @@ struct worker {
 static int worker_start(struct worker *w, const struct rb_worker_dev *d, const char *run_dir)
 {
     int in[2], out[2];
-    char a[16], b[16];
+    char pick[64];
 
     w->dev = d;
     w->busy = -1;
@@ -152,15 +152,10 @@ static int worker_start(struct worker *w, const struct rb_worker_dev *d, const c
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[0]); close(in[1]); close(out[0]); close(out[1]);
-        snprintf(a, sizeof a, "%d", d->platform);
-        snprintf(b, sizeof b, "%d", d->device);
-        if (d->backend == RB_BACKEND_OPENCL)
-            execl("/proc/self/exe", "reprobench", "run", "--worker", run_dir, "--quiet",
-                  "--cl-platform", a, "--cl-device", b, (char *)NULL);
-        else
-            execl("/proc/self/exe", "reprobench", "run", "--worker", run_dir, "--quiet",
-                  d->backend == RB_BACKEND_CUDA ? "--cuda-device" : "--hip-device", b,
-                  (char *)NULL);
+        /* The device by the name `info` gives it, which --device takes. */
+        snprintf(pick, sizeof pick, "%s", d->name);
+        execl("/proc/self/exe", "reprobench", "run", "--worker", run_dir, "--quiet", "--device",
+              pick, (char *)NULL);
         fprintf(stderr, "reprobench: cannot start a worker: %s\n", strerror(errno));
         _exit(127);
     }

@@ -25,8 +25,7 @@ static int plan_cases(const struct rb_plan_spec *p, struct rb_ctx *ctx, struct r
 
     ctx->seed = p->seed;
     ctx->quiet = 1;
-    ctx->cl_platform = p->cl_platform;
-    ctx->cl_device = p->cl_device;
+    memcpy(ctx->device, p->device, sizeof ctx->device);
     if (p->cl_dir)
         ctx->cl_dir = p->cl_dir;
     rb_ctx_set_mem_limit(ctx);

@@ -11,6 +11,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "harness/backend/backend.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_opts.h"
 #include "harness/ctx.h"
@@ -20,8 +21,8 @@
 #include "impl/sammon/sammon_embed.h"
 #include "impl/sammon/sammon_embed_io.h"
 
-enum embed_opt { EO_DATA, EO_DEDUP, EO_INIT, EO_RULE, EO_ITERS, EO_OUTDIM, EO_BACKEND, EO_THREADS,
-                 EO_TILE, EO_SEED, EO_OUT, EO_PLOT };
+enum embed_opt { EO_DATA, EO_DEDUP, EO_INIT, EO_RULE, EO_ITERS, EO_OUTDIM, EO_BACKEND, EO_DEVICE,
+                 EO_THREADS, EO_TILE, EO_SEED, EO_OUT, EO_PLOT };
 
 /* The options, from which the parser checks values and --help is written;
  * the backend row's help names what this build has (embed_engine_names). */
@@ -53,6 +54,10 @@ static const struct rb_opt embed_table[] = {
               "host, one thread or all), cuda, hip or opencl (single precision\n"
               "on the device, the stress summed in double); default the first\n"
               "GPU found (cuda, hip, opencl), else omp" },
+    { RB_OPT_STRING, "--device", "B:N", .id = EO_DEVICE,
+      .help = "the device, as 'reprobench info' names it: cuda:N, hip:N,\n"
+              "opencl:P:D or opencl:D; its backend unless --backend names\n"
+              "it (default: device 0, or OpenCL's first GPU)" },
     { RB_OPT_INT, "--threads", "T", 1, 4096, .id = EO_THREADS,
       .help = "omp's threads (default OMP_NUM_THREADS or all)" },
     { RB_OPT_CHOICE, "--tile", "T", .choices = "64,128", .id = EO_TILE,
@@ -84,11 +89,35 @@ static int embed_set(void *self, const struct rb_opt *r, const struct rb_opt_val
             return 2;
         o->backend = v->str;
         break;
+    case EO_DEVICE: {
+        char err[256];
+        rb_device_picks_default(o->pick);       /* given again: the last counts */
+        if (rb_device_parse(v->str, o->pick, err, sizeof err))
+            return complain(2, "%s", err);
+        o->device = v->str;
+        break;
+    }
     case EO_THREADS: o->threads = (int)v->i; break;
     case EO_TILE: o->tile = v->i ? 128 : 64; break;
     case EO_SEED: o->seed = (unsigned long long)v->i; break;
     case EO_OUT: o->out = v->str; break;
     case EO_PLOT: o->plot = v->str; break;
+    }
+    return 0;
+}
+
+/* --device's backend is the one that runs: --backend names it too, or is
+ * left out. */
+static int device_backend(struct embed_options *o)
+{
+    for (int b = 0; b < RB_BACKEND_COUNT; b++) {
+        const char *name = rb_backend_name((enum rb_backend)b);
+        if (o->pick[b].index < 0 && o->pick[b].platform < 0)
+            continue;
+        if (o->backend && strcmp(o->backend, name) != 0)
+            return complain(2, "--device %s: not a device of --backend %s", o->device,
+                            o->backend);
+        o->backend = name;
     }
     return 0;
 }
@@ -104,6 +133,7 @@ static int parse_options(int argc, char **argv, struct embed_options *o)
                                 .set = embed_set, .last_wins = 1 };
     *o = (struct embed_options){ .outdim = 2, .rule = RULE_CAWLEY, .seed = 1, .iters = -1,
                                  .tile = 64 };
+    rb_device_picks_default(o->pick);
     int rc = rb_cli_parse(&cli, argc, argv, o, NULL);
     if (rc)
         return rc;
@@ -112,6 +142,8 @@ static int parse_options(int argc, char **argv, struct embed_options *o)
                         "--help)");
     if (o->iters < 0)
         o->iters = o->rule == RULE_MASS ? 100 : 500;
+    if (o->device && (rc = device_backend(o)) != 0)
+        return rc;
     if (o->init == INIT_DEFAULT)
         o->init = o->rule == RULE_MASS ? INIT_CMDSCALE : INIT_PCA;
     return 0;
@@ -255,6 +287,7 @@ static int embed(const struct embed_options *o, struct rb_dataset *d, struct pha
     uint64_t t1 = rb_now_ns();
     rb_ctx_init(&ctx);
     ctx.seed = o->seed;
+    memcpy(ctx.device, o->pick, sizeof ctx.device);
     if (!keep) {
         rc = complain(1, "out of memory");
         goto out_release;

@@ -8,6 +8,7 @@
 
 #include "datasets/dataset.h"
 #include "harness/cli/prog.h"
+#include "harness/ctx.h"
 
 /* The name errors begin with: "reprobench embed" or the old "sammon-embed". */
 extern const char *sammon_embed_prog;
@@ -17,11 +18,12 @@ enum embed_rule { RULE_NEWTON, RULE_GD, RULE_MASS, RULE_CAWLEY };
 enum embed_init { INIT_DEFAULT, INIT_PCA, INIT_CMDSCALE, INIT_RANDOM };
 
 struct embed_options {
-    const char *data, *out, *plot, *backend;
+    const char *data, *out, *plot, *backend, *device;
     int dedup, iters, outdim, threads, tile;
     enum embed_rule rule;
     enum embed_init init;
     unsigned long long seed;
+    struct rb_device_pick pick[RB_BACKEND_COUNT];      /* --device */
 };
 
 /* Each returns 0 or the exit status after one line on stderr. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "datasets/image_patches.h"
+#include "harness/backend/backend.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_opts.h"
 #include "harness/error.h"
@@ -23,10 +24,11 @@
 struct options {
     const char *images[MAX_IMAGES], *out;
     int nimg, distinct, blocks, s, rounds, iters, worst, threads;
-    int cl_platform, cl_device, cuda_device, hip_device, jacobi, cl_clblast, cublas, profile;
-    /* The first option given that only the device trainers, opencl, cuda or
-     * hip read; checked against --backend once every option is parsed. */
-    const char *gpu_opt, *cl_opt, *cuda_opt, *hip_opt;
+    int jacobi, cl_clblast, cublas, profile;
+    struct rb_device_pick device[RB_BACKEND_COUNT];
+    /* The first option given that only the device trainers, opencl or cuda
+     * read; checked against --backend once every option is parsed. */
+    const char *gpu_opt, *cl_opt, *cuda_opt, *device_opt;
     long patches;
     unsigned long long seed;
     const struct sbo_learner *learner;
@@ -60,8 +62,12 @@ static int check_backend_options(const struct options *o)
     const int gpu = strcmp(b, "opencl") == 0 || strcmp(b, "cuda") == 0 || strcmp(b, "hip") == 0;
     if (o->gpu_opt && !gpu)
         return complain(2, "%s is for --backend opencl, cuda or hip", o->gpu_opt);
+    enum rb_backend be;
+    if (o->device_opt && (rb_backend_parse(b, &be) || (o->device[be].index < 0
+                                                       && o->device[be].platform < 0)))
+        return complain(2, "--device %s: not a device of --backend %s", o->device_opt, b);
     const struct { const char *opt, *backend; } only[] = {
-        { o->cl_opt, "opencl" }, { o->cuda_opt, "cuda" }, { o->hip_opt, "hip" },
+        { o->cl_opt, "opencl" }, { o->cuda_opt, "cuda" },
     };
     for (size_t k = 0; k < sizeof only / sizeof only[0]; k++)
         if (only[k].opt && strcmp(b, only[k].backend) != 0)
@@ -70,13 +76,12 @@ static int check_backend_options(const struct options *o)
 }
 
 /* The options in groups by the trainers that read them: all, the device
- * ones, opencl, cuda, hip (check_backend_options). */
+ * ones, opencl, cuda (check_backend_options). */
 enum learn_opt { LO_IMAGE, LO_PATCHES, LO_DISTINCT, LO_BLOCKS, LO_S, LO_ROUNDS, LO_ITERS,
                  LO_WORST, LO_BACKEND, LO_THREADS, LO_SEED, LO_OUT,
-                 LO_SVD, LO_PROFILE,
-                 LO_CLBLAST, LO_CL_PLATFORM, LO_CL_DEVICE,
-                 LO_CUBLAS, LO_CUDA_DEVICE,
-                 LO_HIP_DEVICE };
+                 LO_SVD, LO_PROFILE, LO_DEVICE,
+                 LO_CLBLAST,
+                 LO_CUBLAS };
 
 static const struct rb_opt learn_table[] = {
     { RB_OPT_STRING, "--image", "FILE", .id = LO_IMAGE, .repeat = 1,
@@ -107,17 +112,12 @@ static const struct rb_opt learn_table[] = {
               "or jacobi (the paper's Jacobi SVD)" },
     { RB_OPT_FLAG, "--clblast", NULL, .id = LO_CLBLAST,
       .help = "opencl's GEMMs through CLBlast (where built with it)" },
-    { RB_OPT_INT, "--cl-platform", "N", 0, 63, .id = LO_CL_PLATFORM,
-      .help = "opencl's platform by index (default the first with a GPU)" },
-    { RB_OPT_INT, "--cl-device", "N", 0, 63, .id = LO_CL_DEVICE,
-      .help = "opencl's device by index (default the first GPU, else the\n"
-              "first device; see reprobench info)" },
     { RB_OPT_FLAG, "--cublas", NULL, .id = LO_CUBLAS,
       .help = "cuda's GEMMs through cuBLAS (where built with it)" },
-    { RB_OPT_INT, "--cuda-device", "N", 0, 63, .id = LO_CUDA_DEVICE,
-      .help = "cuda's device by index (default 0; see reprobench info)" },
-    { RB_OPT_INT, "--hip-device", "N", 0, 63, .id = LO_HIP_DEVICE,
-      .help = "hip's device by index (default 0; see reprobench info)" },
+    { RB_OPT_STRING, "--device", "B:N", .id = LO_DEVICE,
+      .help = "the device of --backend, as 'reprobench info' names it:\n"
+              "cuda:N, hip:N, opencl:P:D or opencl:D (default: OpenCL's first\n"
+              "GPU, else its first device; device 0 of CUDA and HIP)" },
     { RB_OPT_FLAG, "--profile", NULL, .id = LO_PROFILE,
       .help = "the device's time of each kernel in summary.txt (the events\n"
               "around each launch add to train_seconds)" },
@@ -135,8 +135,7 @@ static const struct rb_opt learn_table[] = {
 /* Where the option names its group's first, for check_backend_options. */
 static void note_group(struct options *o, const struct rb_opt *r)
 {
-    const char **first = r->id >= LO_HIP_DEVICE ? &o->hip_opt
-                         : r->id >= LO_CUBLAS   ? &o->cuda_opt
+    const char **first = r->id >= LO_CUBLAS ? &o->cuda_opt
                          : r->id >= LO_CLBLAST  ? &o->cl_opt
                          : r->id >= LO_SVD      ? &o->gpu_opt
                                                 : NULL;
@@ -149,9 +148,7 @@ static int learn_set(void *self, const struct rb_opt *r, const struct rb_opt_val
     struct options *o = self;
     int *ints[] = { [LO_BLOCKS] = &o->blocks, [LO_S] = &o->s, [LO_ROUNDS] = &o->rounds,
                     [LO_ITERS] = &o->iters, [LO_WORST] = &o->worst,
-                    [LO_THREADS] = &o->threads, [LO_CL_PLATFORM] = &o->cl_platform,
-                    [LO_CL_DEVICE] = &o->cl_device, [LO_CUDA_DEVICE] = &o->cuda_device,
-                    [LO_HIP_DEVICE] = &o->hip_device, [LO_DISTINCT] = &o->distinct,
+                    [LO_THREADS] = &o->threads, [LO_DISTINCT] = &o->distinct,
                     [LO_CLBLAST] = &o->cl_clblast, [LO_CUBLAS] = &o->cublas,
                     [LO_PROFILE] = &o->profile, [LO_SVD] = &o->jacobi };
     note_group(o, r);
@@ -165,6 +162,12 @@ static int learn_set(void *self, const struct rb_opt *r, const struct rb_opt_val
     case LO_BACKEND: return pick_learner(v->str, &o->learner);
     case LO_PATCHES: o->patches = (long)v->i; return 0;
     case LO_SEED: o->seed = (unsigned long long)v->i; return 0;
+    case LO_DEVICE: {
+        char err[256];
+        rb_device_picks_default(o->device);     /* given again: the last counts */
+        o->device_opt = v->str;
+        return rb_device_parse(v->str, o->device, err, sizeof err) ? complain(2, "%s", err) : 0;
+    }
     default:
         /* a flag sets 1; an int or --svd's choice (jacobi = 1) its value */
         *ints[r->id] = r->type == RB_OPT_FLAG ? 1 : (int)v->i;
@@ -184,8 +187,8 @@ static int parse_options(int argc, char **argv, struct options *o)
     const struct rb_cli cli = { .command = "learn", .synopsis = synopsis, .opts = learn_table,
                                 .set = learn_set, .last_wins = 1 };
     *o = (struct options){ .out = ".", .blocks = 16, .s = 8, .rounds = 5, .iters = 10,
-                           .seed = 1, .learner = NULL, .cl_platform = -1, .cl_device = -1,
-                           .cuda_device = -1, .hip_device = -1 };
+                           .seed = 1, .learner = NULL };
+    rb_device_picks_default(o->device);
     int rc = pick_learner("omp", &o->learner);
     if (rc == 0)
         rc = rb_cli_parse(&cli, argc, argv, o, NULL);
@@ -330,10 +333,7 @@ static void run_options(const struct options *o, struct sbo_learn_run *r)
     r->opts.trace = trace;
     r->opts.trace_arg = r;
     r->threads = o->threads;
-    r->cl_platform = o->cl_platform;
-    r->cl_device = o->cl_device;
-    r->cuda_device = o->cuda_device;
-    r->hip_device = o->hip_device;
+    memcpy(r->device, o->device, sizeof r->device);
     r->jacobi = o->jacobi;
     r->cl_clblast = o->cl_clblast;
     r->cublas = o->cublas;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "harness/ctx.h"
 #include "harness/variant.h"
 #include "impl/sbo/sbo.h"
 
@@ -28,8 +29,7 @@ struct sbo_learn_run {
                                    prepare may free it (and set it NULL) */
     struct sbo_opts opts;
     int threads;                /* <= 0: the OpenMP default */
-    int cl_platform, cl_device; /* opencl's device indices; -1: first GPU, else first */
-    int cuda_device, hip_device;    /* cuda's and hip's device index; -1: the first */
+    struct rb_device_pick device[RB_BACKEND_COUNT];    /* --device; -1: the default */
     int jacobi;                 /* GPU backends: the paper's Jacobi SVD instead of polar */
     int cl_clblast;             /* opencl: the GEMMs through CLBlast */
     int cublas;                 /* cuda: the GEMMs through cuBLAS */
@@ -74,7 +74,7 @@ extern const char *sbo_learn_prog;
 int sbo_learn_main(const char *prog, int argc, char **argv);
 
 /* The OpenCL trainer (sbo_learn_opencl.c, built with OpenCL only): float,
- * on the device chosen by cl_platform / cl_device.  Its prepare returns
+ * on the device device[RB_BACKEND_OPENCL] picks.  Its prepare returns
  * RB_EINVAL (msg set) for a device index or a switch this build or device
  * cannot honour. */
 int sbo_learn_cl_prepare(struct sbo_learn_run *r);
@@ -84,7 +84,7 @@ void sbo_learn_cl_release(struct sbo_learn_run *r);
 
 /* The CUDA and HIP trainers (sbo_learn_gpu.c; sbo_learn_cuda.c and
  * sbo_learn_hip.c, built with their backend): float, the training of the CUDA and HIP "train" variants on the
- * device cuda_device or hip_device.  A backend as data: its name, its
+ * device device[] picks for their backend.  A backend as data: its name, its
  * engine (sbo_gpu.h) and the release of its context's state.  Prepare
  * returns RB_EINVAL (msg set) when there is no such device, or for a switch
  * this build cannot honour; train, code and release are the same for

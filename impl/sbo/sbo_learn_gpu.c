@@ -32,22 +32,17 @@ struct gpu_learn {
     float *D;                   /* L p^2: the blocks as read back */
 };
 
-/* The device index the options asked for (-1: the first), and the one the
- * context selects. */
-static int *run_device(const struct sbo_learn_gpu *g, struct sbo_learn_run *r)
-{
-    return g->backend == RB_BACKEND_HIP ? &r->hip_device : &r->cuda_device;
-}
-
-static int *ctx_device(const struct sbo_learn_gpu *g, struct rb_ctx *ctx)
-{
-    return g->backend == RB_BACKEND_HIP ? &ctx->hip_device : &ctx->cuda_device;
-}
-
 static int fail(struct sbo_learn_run *r, int rc, const char *what)
 {
     snprintf(r->msg, sizeof r->msg, "%s", what);
     return rc;
+}
+
+/* The device's index: --device's, else 0. */
+static int device_index(const struct gpu_learn *st)
+{
+    const int d = st->ctx.device[st->g->backend].index;
+    return d >= 0 ? d : 0;
 }
 
 static void describe(struct sbo_learn_run *r, struct gpu_learn *st)
@@ -58,7 +53,8 @@ static void describe(struct sbo_learn_run *r, struct gpu_learn *st)
              "build_includes\ta warm-up training of 2 blocks that loads every kernel\n"
              "train_includes\tupload of the patches, training, download of the blocks "
              "and the assignment\n",
-             st->c.device, st->g->name, *ctx_device(st->g, &st->ctx), r->jacobi ? "jacobi" : "polar", r->cublas,
+             st->c.device, st->g->name, device_index(st), r->jacobi ? "jacobi" : "polar",
+             r->cublas,
              LEARN_BLOCK, st->c.transfer_ms / 1e3, st->c.build_ms / 1e3);
 }
 
@@ -67,10 +63,10 @@ static void describe(struct sbo_learn_run *r, struct gpu_learn *st)
  * device is for reprobench; so is what this build cannot do. */
 static int open_failed(struct sbo_learn_run *r, const struct gpu_learn *st, int rc)
 {
-    const int asked = *run_device(st->g, r);
+    const int asked = r->device[st->g->backend].index;
     /* The reason cut to leave room for the option in r->msg. */
     if (rc == RB_ENODEV && asked >= 0)
-        snprintf(r->msg, sizeof r->msg, "--%s-device %d: %.440s", st->g->name, asked,
+        snprintf(r->msg, sizeof r->msg, "--device %s:%d: %.440s", st->g->name, asked,
                  st->c.msg);
     else if (rc == RB_ENODEV || rc == RB_ESKIP)
         snprintf(r->msg, sizeof r->msg, "--backend %s: %.440s", st->g->name, st->c.msg);
@@ -95,9 +91,7 @@ int sbo_learn_gpu_prepare(const struct sbo_learn_gpu *g, struct sbo_learn_run *r
     };
     /* rb_ctx_init's values by hand: its object releases every backend. */
     st->ctx.seed = r->opts.seed;
-    st->ctx.cl_platform = st->ctx.cl_device = -1;
-    const int asked = *run_device(g, r);
-    *ctx_device(g, &st->ctx) = asked >= 0 ? asked : 0;
+    memcpy(st->ctx.device, r->device, sizeof st->ctx.device);
     st->c = (struct rb_case){ .v = &st->v, .ctx = &st->ctx,
                               .prec = RB_PREC_F32, .seed = r->opts.seed, .device_ms = -1,
                               .transfer_ms = -1, .build_ms = -1 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "harness/backend/backend.h"
 #include "harness/backend/opencl.h"
 #include "harness/run/timer.h"
 #include "impl/sbo/sbo_case.h"
@@ -52,13 +53,13 @@ static int open_device(struct sbo_learn_run *r, struct cl_learn *st)
     memset(&st->ctx, 0, sizeof st->ctx);
     st->ctx.seed = r->opts.seed;
     st->ctx.cl_dir = getenv("RB_CL_DIR");
-    st->ctx.cl_platform = r->cl_platform;
-    st->ctx.cl_device = r->cl_device;
+    memcpy(st->ctx.device, r->device, sizeof st->ctx.device);
     int rc = rb_opencl_get(&st->ctx, &st->t.cl, why, sizeof why);
-    if (rc == RB_ENODEV && (r->cl_platform >= 0 || r->cl_device >= 0)) {
-        snprintf(r->msg, sizeof r->msg, "--cl-%s %d: %s",
-                 r->cl_device >= 0 ? "device" : "platform",
-                 r->cl_device >= 0 ? r->cl_device : r->cl_platform, why);
+    if (rc == RB_ENODEV && (r->device[RB_BACKEND_OPENCL].index >= 0
+                            || r->device[RB_BACKEND_OPENCL].platform >= 0)) {
+        char pick[64];
+        rb_device_format(r->device, pick, sizeof pick);
+        snprintf(r->msg, sizeof r->msg, "--device %s: %s", pick, why);
         return RB_EINVAL;
     }
     if (rc == RB_ENODEV) {
