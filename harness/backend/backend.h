@@ -23,10 +23,14 @@ struct rb_backend_ops {
     const char *name;                   /* rb_backend_name(id) */
     const char *units_name;             /* its compute units in `info`: "SMs"; NULL: "CUs" */
     int platforms;                      /* 1: devices are picked as platform:index */
+    int fault_points;                   /* 1: its allocations and launches pass through
+                                           RB_FAULT_POINT (harness/run/fault.h) */
     /* 1 if the backend can run cases here; else 0 and the reason in why. */
     int (*available)(struct rb_ctx *ctx, char *why, size_t len);
-    /* Probe: append one object per device found to `devices`; the count,
-     * or 0 with the reason in why.  NULL: the host's CPU, in the topology. */
+    /* Probe: append one object per device found to `devices` (its
+     * "platform" and "device" where the backend has platforms, else its
+     * "index"); the count, or 0 with the reason in why.  NULL: the host's
+     * CPU, in the topology. */
     int (*devices)(json_t *devices, char *why, size_t len);
     /* 0 with the reason in why to stay out of a sweep that names no
      * backend; NULL: always in. */

@@ -28,6 +28,7 @@ const struct rb_backend_ops rb_opencl_backend = {
     .id = RB_BACKEND_OPENCL,
     .name = "opencl",
     .platforms = 1,
+    .fault_points = 1,
     .available = rb_opencl_available,
     .devices = rb_opencl_devices,
     .in_default_sweep = opencl_in_default_sweep,

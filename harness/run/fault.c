@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "harness/backend/backend.h"
 #include "harness/error.h"
+#include "harness/registry.h"
 #include "harness/run/fault.h"
 
 #define MAX_ENTRIES 8
@@ -110,14 +112,20 @@ const size_t *rb_fault_point_launch(const struct rb_case *c, const size_t *local
 }
 
 /* 1 when the harness itself stands in for `kind` in case c: the backends
- * without a real fault point (every one but OpenCL for oom and launch;
- * every backend for verify and nodevice). */
+ * without a real fault point (those whose descriptor has none for oom and
+ * launch; every backend for verify and nodevice). */
+static int backend_has_fault_points(enum rb_backend b)
+{
+    const struct rb_backend_ops *ops = rb_registry_backend(b);
+    return ops && ops->fault_points;
+}
+
 static int fault_by_harness(const struct rb_case *c, enum rb_fault_kind kind)
 {
     if (!rb_fault_case(c, kind))
         return 0;
     if (kind == RB_FAULT_OOM || kind == RB_FAULT_LAUNCH)
-        return c->v->backend != RB_BACKEND_OPENCL;
+        return !backend_has_fault_points(c->v->backend);
     return kind != RB_FAULT_NOSPACE;
 }
 

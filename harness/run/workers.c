@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include "harness/backend/backend.h"
 #include "harness/error.h"
+#include "harness/registry.h"
 #include "harness/run/workers.h"
 
 /* The devices this host has, as rb_worker_dev. */
@@ -29,16 +30,17 @@ static size_t host_devices(struct rb_worker_dev *out, size_t max)
 
         if (!b || n == max || rb_backend_parse(b, &d->backend))
             continue;
-        if (d->backend == RB_BACKEND_OPENCL) {
+        /* A backend with platforms lists each device's platform and device
+         * there; the others its index (rb_backend_devices). */
+        const struct rb_backend_ops *ops = rb_registry_backend(d->backend);
+        if (ops && ops->platforms) {
             d->platform = (int)json_integer_value(json_object_get(o, "platform"));
             d->device = (int)json_integer_value(json_object_get(o, "device"));
-            snprintf(d->name, sizeof d->name, "opencl:%d:%d", d->platform, d->device);
-        } else if (d->backend == RB_BACKEND_CUDA || d->backend == RB_BACKEND_HIP) {
+            snprintf(d->name, sizeof d->name, "%s:%d:%d", b, d->platform, d->device);
+        } else {
             d->platform = 0;
             d->device = (int)json_integer_value(json_object_get(o, "index"));
             snprintf(d->name, sizeof d->name, "%s:%d", b, d->device);
-        } else {
-            continue;
         }
         n++;
     }
