@@ -26,13 +26,14 @@ static int index_of(const char *s, int *out)
 static int one(char *spec, struct rb_device_pick pick[RB_BACKEND_COUNT], unsigned *seen,
                char *err, size_t errlen)
 {
-    char *first = strchr(spec, ':'), *second;
+    char whole[128], *first = strchr(spec, ':'), *second;
     enum rb_backend b;
     int p = -1, d = -1;
 
+    snprintf(whole, sizeof whole, "%s", spec);  /* the messages name it as given */
     if (!first || first == spec) {
         snprintf(err, errlen, "--device %s: give B:N (or B:P:D), as 'reprobench info' lists "
-                 "devices", spec);
+                 "devices", whole);
         return RB_EINVAL;
     }
     *first++ = '\0';
@@ -42,28 +43,28 @@ static int one(char *spec, struct rb_device_pick pick[RB_BACKEND_COUNT], unsigne
     }
     const struct rb_backend_ops *ops = rb_registry_backend(b);
     if (!ops) {
-        snprintf(err, errlen, "--device %s: this reprobench was built without %s", spec, spec);
+        snprintf(err, errlen, "--device %s: this reprobench was built without %s", whole, spec);
         return RB_EINVAL;
     }
     if (!ops->devices) {
         snprintf(err, errlen, "--device %s: %s runs on the host, which has no devices to pick",
-                 spec, spec);
+                 whole, spec);
         return RB_EINVAL;
     }
     if ((second = strchr(first, ':')) != NULL)
         *second++ = '\0';
     if (second && !ops->platforms) {
-        snprintf(err, errlen, "--device %s:%s:%s: %s has no platforms (give %s:N)", spec, first,
-                 second, spec, spec);
+        snprintf(err, errlen, "--device %s: %s has no platforms (give %s:N)", whole, spec,
+                 spec);
         return RB_EINVAL;
     }
     if (second ? index_of(first, &p) || index_of(second, &d) : index_of(first, &d)) {
-        snprintf(err, errlen, "--device %s: the %s must be a number from 0 to 63", spec,
+        snprintf(err, errlen, "--device %s: the %s must be a number from 0 to 63", whole,
                  second ? "platform and device" : "device");
         return RB_EINVAL;
     }
     if (*seen & (1u << b)) {
-        snprintf(err, errlen, "--device: %s is named twice", spec);
+        snprintf(err, errlen, "--device %s: %s is named twice", whole, spec);
         return RB_EINVAL;
     }
     *seen |= 1u << b;

@@ -139,7 +139,6 @@ static int set_option(void *self, const struct rb_opt *opt, const struct rb_opt_
     case RUN_OPT_SEED: p->seed = (uint64_t)v->i; o->seed_given = 1; break;
     case RUN_OPT_DEVICE: {
         char err[256];
-        rb_device_picks_default(p->device);     /* given again: the last counts whole */
         if (rb_device_parse(v->str, p->device, err, sizeof err))
             return rb_cli_usage_error("%s", err);
         break;
