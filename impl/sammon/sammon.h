@@ -104,6 +104,21 @@ struct sammon_eval {
     void *arg;
     double c;
     int fused;
+    const struct sammon_resident *resident;     /* NULL: the map stays with the driver */
+};
+
+/* An evaluator that keeps the map where it evaluates it (a GPU engine's
+ * device), for the fixed-step rules, whose steps need nothing from the
+ * driver but the stress: load takes y (N x m) there and evaluates it (the
+ * stress, and the derivatives, kept); step moves the map by the rule from
+ * the last evaluation's derivatives, as the driver would (newton: y - mf g
+ * / |h|, no move where h is 0; else y - alpha g; in double), and evaluates
+ * the new map, its derivatives too when `more`; fetch puts the map in y.
+ * Each 0 or a negative RB_E*, with arg the evaluator's. */
+struct sammon_resident {
+    int (*load)(void *arg, const double *y, double *stress);
+    int (*step)(void *arg, int newton, double mf, double alpha, int more, double *stress);
+    int (*fetch)(void *arg, double *y);
 };
 
 /* The fixed-step rules: Sammon's pseudo-Newton (newton 1, factor mf) or

@@ -8,7 +8,10 @@
 // and per evaluation one pass of kernels/cuda/sammon_stored.cuh over the
 // map sent from the host: the per-point sums and the blocks' fp64 stress
 // partials come back and become the stress, gradient and second
-// derivative in double.
+// derivative in double.  For the fixed rules the map stays on the device
+// in double (sammon.h's struct sammon_resident): the step
+// (kernels/cuda/sammon_step.cuh) runs there, and only the stress comes
+// back each iteration.
 #include <config.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include "impl/common/gpu_api.h"
 #include "impl/sammon/sammon_engine.h"
+#include "kernels/cuda/sammon_step.cuh"
 #include "kernels/cuda/sammon_stored.cuh"
 
 // Pinned host memory, for the per-pass copies.
@@ -48,6 +52,7 @@ struct gpu_engine {
     long long blocks;           // tile pairs
     pass_fn embed, stress;
     float *x, *y, *sums;        // device
+    double *yd;                 // device: the resident map
     float4 *store;
     unsigned *lost;
     double *c_part, *st_part;
@@ -136,6 +141,7 @@ static int alloc(struct sammon_engine *e, struct gpu_engine *k)
     GPU_CHECK(&k->c, gpuStreamCreateWithFlags(&k->stream, gpuStreamNonBlocking));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->x, N * e->n * sizeof(float)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->y, N * e->m * sizeof(float)));
+    GPU_CHECK(&k->c, gpuMalloc((void **)&k->yd, N * e->m * sizeof(double)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->sums, N * K * sizeof(float)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->lost, sizeof *k->lost));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->c_part, (size_t)k->blocks * sizeof(double)));
@@ -199,6 +205,7 @@ int engine_open(struct sammon_engine *e, const double *x)
     k->tiles = (int)cdiv(e->N, 16 * k->R);
     k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
     const size_t rest = (size_t)e->N * (e->n + e->m + 2 * e->m + 1) * sizeof(float)
+                        + (size_t)e->N * e->m * sizeof(double)
                         + (size_t)k->blocks * sizeof(double);
     if ((rc = gpu_select(&k->c)) == 0 && (rc = choose_form(e, k, rest)) == 0) {
         snprintf(e->device, sizeof e->device, "%s", k->c.device);
@@ -214,32 +221,47 @@ int engine_open(struct sammon_engine *e, const double *x)
     return rc;
 }
 
-static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
-                   double *stress, double *g, double *h)
+// One pass over the map in k->y: the sums (with sums) and the stress
+// partials, the latter on their way to the host (read after a sync).
+static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums)
 {
-    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
-    const size_t parts = (size_t)k->splits * k->tiles;
-    sammon_engine_to_float(ny, y, k->scale, k->yh);
-    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
-                                    k->stream));
-    if (g)
+    const size_t K = (size_t)(2 * e->m + 1), parts = (size_t)k->splits * k->tiles;
+    if (sums)
         GPU_CHECK(&k->c, gpuMemsetAsync(k->sums, 0, e->N * K * sizeof(float), k->stream));
     dim3 grid((unsigned)k->splits, (unsigned)k->tiles);
-    (g ? k->embed : k->stress)<<<grid, SAMMON_TILED_THREADS, 0, k->stream>>>(
+    (sums ? k->embed : k->stress)<<<grid, SAMMON_TILED_THREADS, 0, k->stream>>>(
         e->N, e->n, k->x, k->store, k->y, k->sums, k->st_part);
     GPU_CHECK_LAUNCH(&k->c);
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->st_h, k->st_part, parts * sizeof(double),
                                     gpuMemcpyDeviceToHost, k->stream));
+    return 0;
+}
+
+// The stress from the partials of the last pass, once the stream is done.
+static double stress_of(const struct gpu_engine *k)
+{
+    double sum = 0.0;
+    for (size_t b = 0; b < (size_t)k->splits * k->tiles; b++)
+        sum += k->st_h[b];
+    return sum / k->c_scaled;
+}
+
+static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
+                   double *stress, double *g, double *h)
+{
+    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
+    sammon_engine_to_float(ny, y, k->scale, k->yh);
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
+                                    k->stream));
+    int rc = pass(e, k, g != NULL);
+    if (rc)
+        return rc;
     if (g)
         GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums, e->N * K * sizeof(float),
                                         gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
-    if (stress) {
-        double sum = 0.0;
-        for (size_t b = 0; b < parts; b++)
-            sum += k->st_h[b];
-        *stress = sum / k->c_scaled;
-    }
+    if (stress)
+        *stress = stress_of(k);
     if (g)
         sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
     return 0;
@@ -254,6 +276,85 @@ int engine_eval(struct sammon_engine *e, const double *y, double *stress, double
     return rc;
 }
 
+// The resident map (sammon.h): y in double on the device, the float map
+// of each pass made from it there.  Failures leave the reason in e->msg.
+static int resident_done(struct sammon_engine *e, struct gpu_engine *k, int rc)
+{
+    if (rc)
+        snprintf(e->msg, sizeof e->msg, "%s", k->c.msg);
+    return rc;
+}
+
+static int blocks_for(long long len)
+{
+    return (int)cdiv(len, SAMMON_TILED_THREADS);
+}
+
+static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
+                   double *stress)
+{
+    const int ny = e->N * e->m;
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->yd, y, (size_t)ny * sizeof(double),
+                                    gpuMemcpyHostToDevice, k->stream));
+    sammon_map_to_float<<<blocks_for(ny), SAMMON_TILED_THREADS, 0, k->stream>>>(
+        ny, k->yd, 1.0 / k->scale, k->y);
+    GPU_CHECK_LAUNCH(&k->c);
+    int rc = pass(e, k, 1);
+    if (rc)
+        return rc;
+    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    *stress = stress_of(k);
+    return 0;
+}
+
+static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, double mf,
+                   double alpha, int more, double *stress)
+{
+    sammon_fixed_step<<<blocks_for(e->N), SAMMON_TILED_THREADS, 0, k->stream>>>(
+        e->N, e->m, k->sums, -2.0 / e->c, e->c * k->scale, newton, mf, alpha, 1.0 / k->scale,
+        k->yd, k->y);
+    GPU_CHECK_LAUNCH(&k->c);
+    int rc = pass(e, k, more);
+    if (rc)
+        return rc;
+    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    *stress = stress_of(k);
+    return 0;
+}
+
+static int fetch_on(struct sammon_engine *e, struct gpu_engine *k, double *y)
+{
+    GPU_CHECK(&k->c, gpuMemcpyAsync(y, k->yd, (size_t)e->N * e->m * sizeof(double),
+                                    gpuMemcpyDeviceToHost, k->stream));
+    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    return 0;
+}
+
+static int resident_load(void *arg, const double *y, double *stress)
+{
+    struct sammon_engine *e = (struct sammon_engine *)arg;
+    struct gpu_engine *k = (struct gpu_engine *)e->impl;
+    return resident_done(e, k, load_on(e, k, y, stress));
+}
+
+static int resident_step(void *arg, int newton, double mf, double alpha, int more,
+                         double *stress)
+{
+    struct sammon_engine *e = (struct sammon_engine *)arg;
+    struct gpu_engine *k = (struct gpu_engine *)e->impl;
+    return resident_done(e, k, step_on(e, k, newton, mf, alpha, more, stress));
+}
+
+static int resident_fetch(void *arg, double *y)
+{
+    struct sammon_engine *e = (struct sammon_engine *)arg;
+    struct gpu_engine *k = (struct gpu_engine *)e->impl;
+    return resident_done(e, k, fetch_on(e, k, y));
+}
+
+static const struct sammon_resident resident = { resident_load, resident_step,
+                                                 resident_fetch };
+
 void engine_close(struct sammon_engine *e)
 {
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
@@ -261,7 +362,7 @@ void engine_close(struct sammon_engine *e)
         return;
     if (k->stream)
         (void)gpuStreamSynchronize(k->stream);
-    void *dev[] = { k->x, k->y, k->sums, k->store, k->lost, k->c_part, k->st_part };
+    void *dev[] = { k->x, k->y, k->yd, k->sums, k->store, k->lost, k->c_part, k->st_part };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i])
             (void)gpuFree(dev[i]);
@@ -291,10 +392,10 @@ extern "C" const struct sammon_engine_ops *sammon_engine_cuda_ops(void)
     using namespace sammon_engine_gpu;
 #ifdef RB_GPU_HIP
     static const struct sammon_engine_ops ops = { "hip", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close };
+                                                  engine_eval, engine_close, &resident };
 #else
     static const struct sammon_engine_ops ops = { "cuda", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close };
+                                                  engine_eval, engine_close, &resident };
 #endif
     return &ops;
 }

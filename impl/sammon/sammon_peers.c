@@ -196,6 +196,27 @@ out_free:
     return iters;
 }
 
+/* One step of a fixed rule from y, whose derivatives are in w when `have`
+ * says so, and the new map's stress in *e_new (with its derivatives in w
+ * when `more`); through the evaluator's own step where it keeps the map. */
+static int fixed_step(const struct sammon_eval *ev, const struct sammon_fixed_opts *o,
+                      double alpha, size_t len, double *y, struct work *w, int have, int more,
+                      double *e_new)
+{
+    if (ev->resident)
+        return ev->resident->step(ev->arg, o->newton, o->mf, alpha, more, e_new);
+    int rc = derivatives(ev, y, w->g, o->newton ? w->h : NULL, have);
+    if (rc)
+        return rc;
+    if (o->newton)
+        newton_from(len, y, w->g, w->h, o->mf, y);
+    else
+#pragma omp parallel for schedule(static) if (len >= 16384)
+        for (size_t k = 0; k < len; k++)
+            y[k] -= alpha * w->g[k];
+    return ev->fn(ev->arg, y, e_new, more ? w->g : NULL, more ? w->h : NULL);
+}
+
 int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
                           const struct sammon_fixed_opts *o, double *stress)
 {
@@ -203,26 +224,18 @@ int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
     struct work w;
     int it = 0, rc, have;
     double e = 0.0, alpha = sammon_gd_alpha(N, ev->c, o->lambda);
-    if ((rc = work_alloc(&w, len)) || (rc = trial(ev, y, &e, w.g, w.h))) {
+    if ((rc = work_alloc(&w, len))
+        || (rc = ev->resident ? ev->resident->load(ev->arg, y, &e)
+                              : trial(ev, y, &e, w.g, w.h))) {
         it = rc;
         goto out_free;
     }
     have = ev->fused;
     while (it < o->iters && isfinite(e)) {
-        if ((rc = derivatives(ev, y, w.g, o->newton ? w.h : NULL, have))) {
-            it = rc;
-            goto out_free;
-        }
-        if (o->newton)
-            newton_from(len, y, w.g, w.h, o->mf, y);
-        else
-#pragma omp parallel for schedule(static) if (len >= 16384)
-            for (size_t k = 0; k < len; k++)
-                y[k] -= alpha * w.g[k];
         double e_new;
         /* The last step's derivatives would not be used. */
         const int more = it + 1 < o->iters && ev->fused;
-        if ((rc = ev->fn(ev->arg, y, &e_new, more ? w.g : NULL, more ? w.h : NULL))) {
+        if ((rc = fixed_step(ev, o, alpha, len, y, &w, have, more, &e_new))) {
             it = rc;
             goto out_free;
         }
@@ -236,6 +249,8 @@ int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
             break;
     }
     *stress = e;
+    if (ev->resident && (rc = ev->resident->fetch(ev->arg, y)))
+        it = rc;
 out_free:
     work_free(&w);
     return it;

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The fixed rules' step on the device, for the embedding engine's map
+// kept there (impl/sammon/sammon_engine_gpu.cu): each point's gradient
+// and diagonal second derivative from the EMBED pass's float sums
+// (sammon_stored.cuh) in double, as sammon_engine_derivatives forms them
+// on the host, the map moved in double as the host's driver moves it
+// (impl/sammon/sammon_peers.c), and the moved map in float, scaled, for
+// the next pass.  One thread a point; CUDA and HIP alike, static so that
+// the CUDA and HIP objects of one program each have their own.
+#ifndef SAMMON_STEP_CUH
+#define SAMMON_STEP_CUH
+
+#include <stddef.h>
+
+// y (N x m, double) to the pass's float map yf: y / scale, inv = 1 / scale
+// a power of two, so that the scaling is exact.
+static __global__ void sammon_map_to_float(int len, const double *__restrict__ y, double inv,
+                                    float *__restrict__ yf)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < len)
+        yf[k] = (float)(y[k] * inv);
+}
+
+// One step of N points in m dimensions from sums (N x (2 m + 1): G_q, A,
+// B, C_q for q < m - 1): g_q = gf G_q, gf = -2 / c, and with newton
+// h_q = -2 (A - C_q) / hd, hd = c scale, C_{m-1} = B - the other C_q;
+// y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha g_q.
+static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__ sums, double gf,
+                                  double hd, int newton, double mf, double alpha, double inv,
+                                  double *__restrict__ y, float *__restrict__ yf)
+{
+    const int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= N)
+        return;
+    const float *s = sums + (size_t)p * (2 * m + 1);
+    const double A = s[m], B = s[m + 1];
+    double rest = B;
+    for (int q = 0; q < m; q++) {
+        const double g = gf * s[q];
+        double move = alpha * g;
+        if (newton) {
+            const double C = q + 1 < m ? s[m + 2 + q] : rest;
+            rest -= q + 1 < m ? C : 0.0;
+            const double h = -2.0 * (A - C) / hd;
+            move = h != 0.0 ? mf * g / fabs(h) : 0.0;
+        }
+        const size_t k = (size_t)p * m + q;
+        y[k] = y[k] - move;
+        yf[k] = (float)(y[k] * inv);
+    }
+}
+
+#endif
