@@ -420,6 +420,12 @@ t_sammon_stored_host_wave64_SOURCES = $(t_sammon_stored_host_SOURCES)
 t_sammon_stored_host_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
 t_sammon_stored_host_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_sammon_stored_host_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The embedding's resident map on CUDA and HIP: its step and float map.
+check_PROGRAMS += t/sammon_step_host
+TESTS += t/sammon_step_host
+t_sammon_step_host_SOURCES = t/sammon_step_host.cc t/gpu_emu.h
+t_sammon_step_host_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_step_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
 TESTS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
