@@ -37,5 +37,5 @@ EXTRA_DIST += %reldir%/cuda/sbo_train_select.cuh %reldir%/cuda/sbo_train_gemm.cu
 # The Sammon stored form of CUDA and HIP: the distances' triangle, the
 # benchmark's step and the embedding's passes.
 EXTRA_DIST += %reldir%/cuda/sammon_stored.cuh %reldir%/opencl/sammon_stored.cl
-# The embedding's fixed-rule step on CUDA and HIP devices.
-EXTRA_DIST += %reldir%/cuda/sammon_step.cuh
+# The embedding's fixed-rule step on CUDA and HIP devices, and on OpenCL.
+EXTRA_DIST += %reldir%/cuda/sammon_step.cuh %reldir%/opencl/sammon_step.cl

@@ -29,6 +29,8 @@
  *    evaluation's bound there;
  *  - the recomputing form at both tiles and the stored one at 128, one
  *    evaluation each as above;
+ *  - the map kept on the device against the map kept by the driver, GD
+ *    on one engine both ways (resident_check);
  *  - rows distinct in double but equal in float are refused, named.
  * On uniform points the runs to convergence are no test: their trajectories
  * part at rounding level and, the stress surface being rugged there, end in
@@ -359,6 +361,62 @@ static void rule_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     free(te);
 }
 
+/* The map kept on the device (the engine's resident map) against the map
+ * kept by the driver, one engine both ways, GD from the pca start (the
+ * newton step's own arithmetic is t/sammon_step_host's).  Both runs take
+ * the same float passes over the same float maps, and their steps are the
+ * same double operations: the maps agree to the last bit where the passes
+ * are deterministic (OpenCL's partial sums) and no device compiler fuses a
+ * multiply into the step's subtraction.  Where they are not (CUDA's float
+ * atomics), each run lies within the harness's rounding budget of those
+ * iterations of the fp64 one (sammon_check.c, the GD check's delta above),
+ * so the two within twice that. */
+static void resident_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx,
+                           struct data *s, int iters)
+{
+    const enum rule r = GD;
+    const int N = s->d.N, n = s->d.n, m = 2;
+    struct sammon_engine e;
+    struct trace_log *t = calloc(1, sizeof *t);
+    double *ya = malloc((size_t)N * m * sizeof *ya), *yb = malloc((size_t)N * m * sizeof *yb);
+    double *yr = malloc((size_t)N * m * sizeof *yr), sa = NAN, sb = NAN, budget = 0.0;
+    int ia = -1, ib = -1, rc = sammon_engine_open(&e, ops, ctx, N, n, m, NULL, s->d.x);
+    if (rc == 0 && !e.resident) {
+        tap_skip("%s %s %s: the device keeps no map (%s has no fp64)", ops->name, s->what,
+                 rule_names[r], e.device);
+        goto out;
+    }
+    memcpy(ya, s->y0, (size_t)N * m * sizeof *ya);
+    memcpy(yb, s->y0, (size_t)N * m * sizeof *yb);
+    if (rc == 0) {
+        const struct sammon_resident *kept = e.resident;
+        ia = run_rule(&e, r, iters, ya, t, &sa);
+        e.resident = NULL;
+        ib = run_rule(&e, r, iters, yb, t, &sb);
+        e.resident = kept;
+    }
+    sammon_check_reference(N, n, m, iters, s->d.x, s->y0, e.c,
+                           sammon_gd_alpha(N, e.c, SAMMON_GD_LAMBDA), yr, &budget);
+    const double delta = 2.0 * SAMMON_CHECK_K * U_F * budget;
+    double worst = 0.0;
+    int same = 1;
+    for (size_t k = 0; k < (size_t)N * m; k++) {
+        worst = isnan(ya[k] - yb[k]) ? NAN : fmax(worst, fabs(ya[k] - yb[k]));
+        same &= ya[k] == yb[k];
+    }
+    if (!tap_ok(ia == iters && ib == iters && worst <= delta && isfinite(sa),
+                "%s %s %s, %d iterations: the map kept on the device vs by the driver: %s, "
+                "|dy| %.3g <= %.3g, stress %.12g vs %.12g", ops->name, s->what, rule_names[r],
+                iters, same ? "bitwise the same" : "apart", worst, delta, sa, sb))
+        tap_diag("rc %d, %d and %d iterations: %s", rc, ia, ib, e.msg);
+out:
+    sammon_engine_close(&e);
+    free(yr);
+    free(yb);
+    free(ya);
+    free(t);
+}
+
 /* Rows 1 and 2 differ by less than float can tell: refused, named. */
 static void float_duplicates(const struct sammon_engine_ops *ops, struct rb_ctx *ctx)
 {
@@ -402,7 +460,7 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     free(g);
 }
 
-#define ENGINE_CHECKS 15
+#define ENGINE_CHECKS 17
 
 static void engine_test(const struct sammon_engine_ops *ops)
 {
@@ -432,6 +490,8 @@ static void engine_test(const struct sammon_engine_ops *ops)
      * 1e-4 (absolute): where the runs stop 10 iterations apart they differ
      * by about that much, so it is compared on iris alone. */
     rule_check(ops, &ctx, &blobs, GD, 100);
+    resident_check(ops, &ctx, &gen, 100);
+    resident_check(ops, &ctx, &iris, 100);
     float_duplicates(ops, &ctx);
     /* The recomputing form (where the triangle does not fit) at both
      * tiles, and the stored form at 128. */

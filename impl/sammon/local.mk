@@ -51,10 +51,11 @@ librb_opencl_a_SOURCES += %reldir%/sammon_opencl.h %reldir%/sammon_opencl.c \
 	%reldir%/sammon_opencl_stored_case.c %reldir%/sammon_engine_opencl.c
 nodist_librb_opencl_a_SOURCES += kernels/opencl/sammon_common.c \
 	kernels/opencl/sammon_standard.c kernels/opencl/sammon_modified.c \
-	kernels/opencl/sammon_tiled.c kernels/opencl/sammon_stored.c
+	kernels/opencl/sammon_tiled.c kernels/opencl/sammon_stored.c \
+	kernels/opencl/sammon_step.c
 CLEANFILES += kernels/opencl/sammon_common.c kernels/opencl/sammon_standard.c \
 	kernels/opencl/sammon_modified.c kernels/opencl/sammon_tiled.c \
-	kernels/opencl/sammon_stored.c
+	kernels/opencl/sammon_stored.c kernels/opencl/sammon_step.c
 endif RB_HAVE_OPENCL
 # CUDA and HIP: one host code (sammon_gpu_*.cu, sammon_gpu_state.h says how;
 # sammon_engine_gpu.cu), one table source and one set of kernels

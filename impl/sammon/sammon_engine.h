@@ -5,7 +5,7 @@
  * pass over the pairs where the backend can.  The update rules
  * (sammon_run_*_with) drive an engine through sammon_engine_eval, the
  * program (sammon_embed.c) drives the rules; Y stays in fp64 (on the host,
- * or for the fixed rules on a CUDA or HIP device, below), so every backend
+ * or for the fixed rules on the device, below), so every backend
  * runs the same rules on the same numbers.
  *
  *  - serial, omp: the fp64 reference (sammon_ref.c), one thread or all.
@@ -18,9 +18,10 @@
  *    sum needs it: the stress (float per thread and tile, fp64 across
  *    tiles and blocks), the sum c of the input distances, and the
  *    conversion of the per-point sums to the gradient and second
- *    derivative on the host.  CUDA and HIP keep the map on the device for
- *    the fixed rules (newton, gd): the same conversion and step in double
- *    there, so that an iteration sends nothing but the stress back. */
+ *    derivative on the host.  CUDA, HIP and OpenCL devices with fp64 keep
+ *    the map there for the fixed rules (newton, gd): the same conversion
+ *    and step in double, so that an iteration sends nothing but the
+ *    stress back. */
 #ifndef SAMMON_ENGINE_H
 #define SAMMON_ENGINE_H
 
@@ -50,9 +51,6 @@ struct sammon_engine_ops {
     int (*eval)(struct sammon_engine *e, const double *y, double *stress, double *g,
                 double *h);
     void (*close)(struct sammon_engine *e);
-    /* NULL, or the fixed rules' map kept on the device between steps
-     * (sammon.h's struct sammon_resident, arg the engine): CUDA and HIP. */
-    const struct sammon_resident *resident;
 };
 
 /* How a device engine runs: points per tile side (64 or 128; 0: 64), and
@@ -72,6 +70,10 @@ struct sammon_engine {
     char device[128];           /* what runs it */
     char form[128];             /* how, e.g. "stored 1/d* (4.30 GB), tile 64" */
     char msg[512];              /* the reason of a failure */
+    /* Set by open where the device keeps the fixed rules' map between
+     * steps (sammon.h's struct sammon_resident, arg the engine): CUDA and
+     * HIP, and OpenCL on devices with fp64; else NULL. */
+    const struct sammon_resident *resident;
     void *impl;
 };
 

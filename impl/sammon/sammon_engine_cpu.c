@@ -57,7 +57,7 @@ static int engine_fn(void *arg, const double *y, double *stress, double *g, doub
 struct sammon_eval sammon_engine_evaluator(struct sammon_engine *e)
 {
     return (struct sammon_eval){ .fn = engine_fn, .arg = e, .c = e->c, .fused = e->ops->gpu,
-                                 .resident = e->ops->resident };
+                                 .resident = e->resident };
 }
 
 /* --- the fp64 reference --- */

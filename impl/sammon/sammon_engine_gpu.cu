@@ -127,8 +127,8 @@ static int plan(struct sammon_engine *e, struct gpu_engine *k)
     GPU_CHECK(&k->c, gpuOccupancyMaxActiveBlocksPerMultiprocessor(&active,
                                                                   (const void *)k->embed,
                                                                   SAMMON_TILED_THREADS, 0));
-    long long resident = (long long)sms * (active > 0 ? active : 1);
-    long long want = cdiv(WAVES * resident, k->tiles);
+    long long slots = (long long)sms * (active > 0 ? active : 1);
+    long long want = cdiv(WAVES * slots, k->tiles);
     k->splits = (int)(want < 1 ? 1 : want < k->tiles ? want : k->tiles);
     (void)e;
     return 0;
@@ -188,39 +188,6 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
     return 0;
 }
 
-int engine_open(struct sammon_engine *e, const double *x)
-{
-    struct gpu_engine *k = (struct gpu_engine *)calloc(1, sizeof *k);
-    float *xf = (float *)malloc((size_t)e->N * e->n * sizeof *xf);
-    int rc = k && xf ? 0 : RB_ENOMEM;
-    e->impl = k;
-    if (rc == 0)
-        rc = sammon_engine_floats(e, x, k ? &k->scale : NULL, xf);
-    if (rc) {
-        free(xf);
-        return rc;
-    }
-    k->c.ctx = e->ctx;
-    k->R = e->tile / 16;
-    k->tiles = (int)cdiv(e->N, 16 * k->R);
-    k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
-    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * e->m + 1) * sizeof(float)
-                        + (size_t)e->N * e->m * sizeof(double)
-                        + (size_t)k->blocks * sizeof(double);
-    if ((rc = gpu_select(&k->c)) == 0 && (rc = choose_form(e, k, rest)) == 0) {
-        snprintf(e->device, sizeof e->device, "%s", k->c.device);
-        if (kernels_for(k, e->m))
-            rc = rb_fail(&k->c, RB_EINVAL, "tile %d, outdim %d: the engine is built for "
-                         "tiles of 64 and 128 and 2 or 3 dimensions", 16 * k->R, e->m);
-    }
-    if (rc == 0 && (rc = plan(e, k)) == 0 && (rc = alloc(e, k)) == 0)
-        rc = fill(e, k, xf);
-    free(xf);
-    if (rc)
-        snprintf(e->msg, sizeof e->msg, "%s", k->c.msg);
-    return rc;
-}
-
 // One pass over the map in k->y: the sums (with sums) and the stress
 // partials, the latter on their way to the host (read after a sync).
 static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums)
@@ -244,36 +211,6 @@ static double stress_of(const struct gpu_engine *k)
     for (size_t b = 0; b < (size_t)k->splits * k->tiles; b++)
         sum += k->st_h[b];
     return sum / k->c_scaled;
-}
-
-static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
-                   double *stress, double *g, double *h)
-{
-    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
-    sammon_engine_to_float(ny, y, k->scale, k->yh);
-    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
-                                    k->stream));
-    int rc = pass(e, k, g != NULL);
-    if (rc)
-        return rc;
-    if (g)
-        GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums, e->N * K * sizeof(float),
-                                        gpuMemcpyDeviceToHost, k->stream));
-    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
-    if (stress)
-        *stress = stress_of(k);
-    if (g)
-        sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
-    return 0;
-}
-
-int engine_eval(struct sammon_engine *e, const double *y, double *stress, double *g, double *h)
-{
-    struct gpu_engine *k = (struct gpu_engine *)e->impl;
-    int rc = eval_on(e, k, y, stress, g, h);
-    if (rc)
-        snprintf(e->msg, sizeof e->msg, "%s", k->c.msg);
-    return rc;
 }
 
 // The resident map (sammon.h): y in double on the device, the float map
@@ -355,6 +292,70 @@ static int resident_fetch(void *arg, double *y)
 static const struct sammon_resident resident = { resident_load, resident_step,
                                                  resident_fetch };
 
+int engine_open(struct sammon_engine *e, const double *x)
+{
+    struct gpu_engine *k = (struct gpu_engine *)calloc(1, sizeof *k);
+    float *xf = (float *)malloc((size_t)e->N * e->n * sizeof *xf);
+    int rc = k && xf ? 0 : RB_ENOMEM;
+    e->impl = k;
+    if (rc == 0)
+        rc = sammon_engine_floats(e, x, k ? &k->scale : NULL, xf);
+    if (rc) {
+        free(xf);
+        return rc;
+    }
+    k->c.ctx = e->ctx;
+    k->R = e->tile / 16;
+    k->tiles = (int)cdiv(e->N, 16 * k->R);
+    k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
+    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * e->m + 1) * sizeof(float)
+                        + (size_t)e->N * e->m * sizeof(double)
+                        + (size_t)k->blocks * sizeof(double);
+    if ((rc = gpu_select(&k->c)) == 0 && (rc = choose_form(e, k, rest)) == 0) {
+        snprintf(e->device, sizeof e->device, "%s", k->c.device);
+        if (kernels_for(k, e->m))
+            rc = rb_fail(&k->c, RB_EINVAL, "tile %d, outdim %d: the engine is built for "
+                         "tiles of 64 and 128 and 2 or 3 dimensions", 16 * k->R, e->m);
+    }
+    if (rc == 0 && (rc = plan(e, k)) == 0 && (rc = alloc(e, k)) == 0)
+        rc = fill(e, k, xf);
+    free(xf);
+    e->resident = rc == 0 ? &resident : NULL;
+    if (rc)
+        snprintf(e->msg, sizeof e->msg, "%s", k->c.msg);
+    return rc;
+}
+
+static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
+                   double *stress, double *g, double *h)
+{
+    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
+    sammon_engine_to_float(ny, y, k->scale, k->yh);
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
+                                    k->stream));
+    int rc = pass(e, k, g != NULL);
+    if (rc)
+        return rc;
+    if (g)
+        GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums, e->N * K * sizeof(float),
+                                        gpuMemcpyDeviceToHost, k->stream));
+    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    if (stress)
+        *stress = stress_of(k);
+    if (g)
+        sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
+    return 0;
+}
+
+int engine_eval(struct sammon_engine *e, const double *y, double *stress, double *g, double *h)
+{
+    struct gpu_engine *k = (struct gpu_engine *)e->impl;
+    int rc = eval_on(e, k, y, stress, g, h);
+    if (rc)
+        snprintf(e->msg, sizeof e->msg, "%s", k->c.msg);
+    return rc;
+}
+
 void engine_close(struct sammon_engine *e)
 {
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
@@ -392,10 +393,10 @@ extern "C" const struct sammon_engine_ops *sammon_engine_cuda_ops(void)
     using namespace sammon_engine_gpu;
 #ifdef RB_GPU_HIP
     static const struct sammon_engine_ops ops = { "hip", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close, &resident };
+                                                  engine_eval, engine_close };
 #else
     static const struct sammon_engine_ops ops = { "cuda", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close, &resident };
+                                                  engine_eval, engine_close };
 #endif
     return &ops;
 }

@@ -3,7 +3,9 @@
  * device side (sammon_opencl_stored.h) in the EMBED and STRESS modes, the
  * triangle where the device holds it, else the distances recomputed each
  * pass; the per-point sums gathered on the device, the groups' float
- * stress partials added in double on the host. */
+ * stress partials added in double on the host.  On devices with fp64 the
+ * fixed rules' map stays on the device (sammon.h's struct
+ * sammon_resident), stepped there by kernels/opencl/sammon_step.cl. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +16,16 @@
 
 #define MODES ((1u << SAMMON_CLS_EMBED) | (1u << SAMMON_CLS_STRESS))
 
+extern const char rb_cl_sammon_step[];
+
 struct cl_engine {
     struct rb_case c;           /* the plumbing's messages and device choice */
     struct sammon_cls b;
     double scale, c_scaled;
     cl_mem y;
     float *yh, *sums_h, *st_h;
+    cl_kernel to_float, step;   /* the resident map's, with yd */
+    cl_mem yd;
 };
 
 /* The stored form's variant, so that the plumbing's fault injections aimed
@@ -93,6 +99,126 @@ static int open_device(struct sammon_engine *e, struct cl_engine *k, const float
     return 0;
 }
 
+/* --- the resident map: y in double on the device --- */
+
+/* Global size of one work-item per element, in groups of 256. */
+static size_t items(size_t len)
+{
+    return (len + SAMMON_CLS_THREADS - 1) / SAMMON_CLS_THREADS * SAMMON_CLS_THREADS;
+}
+
+/* The stress from the partials of a pass, read back. */
+static int stress_back(struct cl_engine *k, double *stress)
+{
+    const size_t parts = (size_t)k->b.tiles * k->b.splits;
+    RB_CL_CHECK(&k->c, clEnqueueReadBuffer(k->b.cl->queue, k->b.st_part, CL_TRUE, 0,
+                                           parts * sizeof(float), k->st_h, 0, NULL, NULL));
+    double sum = 0.0;
+    for (size_t p = 0; p < parts; p++)
+        sum += k->st_h[p];
+    *stress = sum / k->c_scaled;
+    return 0;
+}
+
+static int load_on(struct sammon_engine *e, struct cl_engine *k, const double *y,
+                   double *stress)
+{
+    const cl_int len = e->N * e->m;
+    const cl_double inv = 1.0 / k->scale;
+    const size_t global = items((size_t)len);
+    cl_command_queue q = k->b.cl->queue;
+    RB_CL_CHECK(&k->c, clEnqueueWriteBuffer(q, k->yd, CL_TRUE, 0, (size_t)len * sizeof(double),
+                                            y, 0, NULL, NULL));
+    RB_CL_CHECK(&k->c, clSetKernelArg(k->to_float, 0, sizeof len, &len));
+    RB_CL_CHECK(&k->c, clSetKernelArg(k->to_float, 1, sizeof k->yd, &k->yd));
+    RB_CL_CHECK(&k->c, clSetKernelArg(k->to_float, 2, sizeof inv, &inv));
+    RB_CL_CHECK(&k->c, clSetKernelArg(k->to_float, 3, sizeof k->y, &k->y));
+    RB_CL_CHECK(&k->c, clEnqueueNDRangeKernel(q, k->to_float, 1, NULL, &global, NULL, 0, NULL,
+                                              NULL));
+    int rc = sammon_cls_pass(&k->c, &k->b, SAMMON_CLS_EMBED, k->y, 0.0f, NULL);
+    return rc ? rc : stress_back(k, stress);
+}
+
+static int step_on(struct sammon_engine *e, struct cl_engine *k, int newton, double mf,
+                   double alpha, int more, double *stress)
+{
+    const cl_int N = e->N, m = e->m, nw = newton;
+    const cl_double gf = -2.0 / e->c, hd = e->c * k->scale, inv = 1.0 / k->scale;
+    const cl_double f = mf, a = alpha;
+    const size_t global = items((size_t)N);
+    cl_kernel s = k->step;
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 0, sizeof N, &N));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 1, sizeof m, &m));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 2, sizeof k->b.sums, &k->b.sums));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 3, sizeof gf, &gf));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 4, sizeof hd, &hd));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 5, sizeof nw, &nw));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 6, sizeof f, &f));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 7, sizeof a, &a));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 8, sizeof inv, &inv));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 9, sizeof k->yd, &k->yd));
+    RB_CL_CHECK(&k->c, clSetKernelArg(s, 10, sizeof k->y, &k->y));
+    RB_CL_CHECK(&k->c, clEnqueueNDRangeKernel(k->b.cl->queue, s, 1, NULL, &global, NULL, 0,
+                                              NULL, NULL));
+    int rc = sammon_cls_pass(&k->c, &k->b, more ? SAMMON_CLS_EMBED : SAMMON_CLS_STRESS, k->y,
+                             0.0f, NULL);
+    return rc ? rc : stress_back(k, stress);
+}
+
+static int fetch_on(struct sammon_engine *e, struct cl_engine *k, double *y)
+{
+    RB_CL_CHECK(&k->c, clEnqueueReadBuffer(k->b.cl->queue, k->yd, CL_TRUE, 0,
+                                           (size_t)e->N * e->m * sizeof(double), y, 0, NULL,
+                                           NULL));
+    return 0;
+}
+
+static int resident_load(void *arg, const double *y, double *stress)
+{
+    struct sammon_engine *e = arg;
+    int rc = load_on(e, e->impl, y, stress);
+    return rc ? fail(e, rc) : 0;
+}
+
+static int resident_step(void *arg, int newton, double mf, double alpha, int more,
+                         double *stress)
+{
+    struct sammon_engine *e = arg;
+    int rc = step_on(e, e->impl, newton, mf, alpha, more, stress);
+    return rc ? fail(e, rc) : 0;
+}
+
+static int resident_fetch(void *arg, double *y)
+{
+    struct sammon_engine *e = arg;
+    int rc = fetch_on(e, e->impl, y);
+    return rc ? fail(e, rc) : 0;
+}
+
+static const struct sammon_resident resident = { resident_load, resident_step,
+                                                 resident_fetch };
+
+/* The resident map's program and buffer, where the device has fp64 (else
+ * the map stays with the driver: 0, e->resident NULL). */
+static int open_resident(struct sammon_engine *e, struct cl_engine *k)
+{
+    cl_program prog;
+    cl_int err;
+    if (!rb_opencl_fp64(k->b.cl))
+        return 0;
+    int rc = rb_opencl_program(&k->c, "sammon_step", rb_cl_sammon_step, "", &prog);
+    if (rc)
+        return rc;
+    k->to_float = clCreateKernel(prog, "sammon_map_to_float", &err);
+    RB_CL_CHECK(&k->c, err);
+    k->step = clCreateKernel(prog, "sammon_fixed_step", &err);
+    RB_CL_CHECK(&k->c, err);
+    if ((rc = rb_opencl_buffer(&k->c, k->b.cl, (size_t)e->N * e->m * sizeof(double), &k->yd)))
+        return rc;
+    e->resident = &resident;
+    return 0;
+}
+
 static int engine_open(struct sammon_engine *e, const double *x)
 {
     struct cl_engine *k = calloc(1, sizeof *k);
@@ -109,7 +235,7 @@ static int engine_open(struct sammon_engine *e, const double *x)
         return RB_ENOMEM;
     }
     int rc = sammon_engine_floats(e, x, &k->scale, xf);
-    if (rc == 0 && (rc = open_device(e, k, xf)) != 0)
+    if (rc == 0 && ((rc = open_device(e, k, xf)) != 0 || (rc = open_resident(e, k)) != 0))
         fail(e, rc);
     if (rc == 0 && !(k->st_h = malloc((size_t)k->b.tiles * k->b.splits * sizeof *k->st_h)))
         rc = RB_ENOMEM;
@@ -160,8 +286,12 @@ static void engine_close(struct sammon_engine *e)
     if (!k)
         return;
     sammon_cls_release(&k->b);
-    cl_mem *const y[] = { &k->y };
-    rb_opencl_mems_release(y, 1);
+    cl_kernel kern[] = { k->to_float, k->step };
+    for (size_t i = 0; i < sizeof kern / sizeof *kern; i++)
+        if (kern[i])
+            clReleaseKernel(kern[i]);
+    cl_mem *const mem[] = { &k->y, &k->yd };
+    rb_opencl_mems_release(mem, 2);
     free(k->st_h);
     free(k->sums_h);
     free(k->yh);
