@@ -395,23 +395,17 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             si[a][k] = 0.0f;
     }
     // The stored form's next tile (its values and its points' outputs) is
-    // on its way while this one is summed, in the other of two buffers:
-    // the full tiles go two at a time, each reading one buffer and filling
-    // the other, so that no tile copies its values from buffer to buffer.
-    float4 va[sammon_stored_loads<R>()], vb[sammon_stored_loads<R>()];
-    [[maybe_unused]] float ya[R][M], yb[R][M];
+    // on its way while this one is summed.
+    float4 v[sammon_stored_loads<R>()];
+    [[maybe_unused]] float yn[R][M];
     if constexpr (STORED) {
-        sammon_stored_load<R>(va, store, sammon_stored_block(I, jt_begin));
-        sammon_stored_yj<M, R>(ya, y, N, jt_begin * TILE, tx);
+        sammon_stored_load<R>(v, store, sammon_stored_block(I, jt_begin));
+        sammon_stored_yj<M, R>(yn, y, N, jt_begin * TILE, tx);
     }
     double stress = 0.0;
-    // One tile pair, from buffer v (its values) and yv (its points j's
-    // outputs), loading the next into vn and yvn: FULL when its every pair
-    // is a pair (off the diagonal, inside N), so that the walk below runs
-    // those in a loop of their own.
-    auto tile = [&](auto full, int jt, const float4(&v)[sammon_stored_loads<R>()],
-                    const float(&yv)[R][M], float4(&vn)[sammon_stored_loads<R>()],
-                    float(&yvn)[R][M]) {
+    // One tile pair: FULL when its every pair is a pair (off the diagonal,
+    // inside N), so that the walk below runs those in a loop of their own.
+    auto tile = [&](auto full, int jt) {
         const int j0 = jt * TILE;
         float r[R][R], yj[R][M];
         if constexpr (STORED) {
@@ -420,10 +414,10 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             for (int b = 0; b < R; b++)
 #pragma unroll
                 for (int q = 0; q < M; q++)
-                    yj[b][q] = yv[b][q];
+                    yj[b][q] = yn[b][q];
             if (jt + 1 < jt_end) {
-                sammon_stored_load<R>(vn, store, sammon_stored_block(I, jt + 1));
-                sammon_stored_yj<M, R>(yvn, y, N, j0 + TILE, tx);
+                sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
+                sammon_stored_yj<M, R>(yn, y, N, j0 + TILE, tx);
             }
         } else {
             float acc[R][R];
@@ -456,28 +450,10 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
     // Tiles J < I of a row inside N are full.
     const int full_end = i0 + TILE <= N ? (jt_end < I ? jt_end : I) : jt_begin;
     int jt = jt_begin;
-    for (; jt + 1 < full_end; jt += 2) {
-        tile(sammon_bool<true>(), jt, va, ya, vb, yb);
-        tile(sammon_bool<true>(), jt + 1, vb, yb, va, ya);
-    }
-    // The rest (at most one full tile, the diagonal, a row past N) from
-    // buffer a, the next moved there from b.
-    for (; jt < jt_end; jt++) {
-        if (jt < full_end)
-            tile(sammon_bool<true>(), jt, va, ya, vb, yb);
-        else
-            tile(sammon_bool<false>(), jt, va, ya, vb, yb);
-        if constexpr (STORED) {
-#pragma unroll
-            for (int k = 0; k < sammon_stored_loads<R>(); k++)
-                va[k] = vb[k];
-#pragma unroll
-            for (int b = 0; b < R; b++)
-#pragma unroll
-                for (int q = 0; q < M; q++)
-                    ya[b][q] = yb[b][q];
-        }
-    }
+    for (; jt < full_end; jt++)
+        tile(sammon_bool<true>(), jt);
+    for (; jt < jt_end; jt++)
+        tile(sammon_bool<false>(), jt);
     if constexpr (SUMS)
         sammon_stored_sums<R, K>(xi_s, si, tx, ty, g, i0, N);
     if constexpr (STRESS) {
