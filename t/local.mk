@@ -94,8 +94,10 @@ nodist_EXTRA_t_sammon_hip_SOURCES = build-aux/link-cxx.cxx
 endif RB_HAVE_HIP
 # The CPU Sammon code: the fp64 reference, the pair index, the peers'
 # drivers on iris, the serial and OpenMP cases, the CSV reader, sammon-embed.
-check_PROGRAMS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
-TESTS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv
+check_PROGRAMS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv \
+	t/sammon_last_step
+TESTS += t/sammon_gradient t/sammon_pair t/sammon_iris t/sammon_cases t/datasets_csv \
+	t/sammon_last_step
 if RB_HAVE_OPENMP
 check_PROGRAMS += t/sammon_omp
 TESTS += t/sammon_omp

@@ -5,7 +5,9 @@
  * f32 and f64, at each block (16, 64, 256, 1024) or tile (32, 64, 128) and
  * at sizes that leave partial blocks and tiles (odd N, N below a block, n
  * off the vector width, iters 1 and 3; the stored variant with precompute 0
- * and 1 on alternate sizes): the poisoned output fails verify;
+ * and 1 on alternate sizes; 210 iterations at N = 4608, whose last step
+ * alone is checked, from the iterate the variant kept before it): the
+ * poisoned output fails verify;
  * two runs (each restarting from y0) verify against the fp64 reference with
  * a device time; teardown twice; refusals carry a reason; the runtime knows
  * the kernels' occupancy. */
@@ -31,6 +33,7 @@ static const struct size sizes[] = {
     { 130, 64, 2, 3, 1 },       /* vector loads, two tiles and a bit */
     { 601, 17, 2, 1, 1 },       /* a multiple of no tile, one tile j per split */
     { 4099, 5, 2, 1, 0 },       /* several tiles j per split */
+    { 4608, 64, 2, 210, 0 },    /* beyond the reference of all steps: the last checked */
 };
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const enum rb_prec precs[] = { RB_PREC_F32, RB_PREC_F64 };

@@ -128,8 +128,11 @@ size_t sammon_footprint(const struct rb_case *c)
 {
     size_t N = (size_t)rb_case_param(c, "points", 2), n = (size_t)rb_case_param(c, "dim", 1);
     size_t m = (size_t)rb_case_param(c, "outdim", 2), sz = rb_prec_size(c->prec);
-    /* x and y0 twice (prec and fp64), y, and verify's three fp64 iterates. */
-    return N * n * (sz + sizeof(double)) + N * m * (3 * sz + 5 * sizeof(double));
+    /* x and y0 twice (prec and fp64), y, and verify's three fp64 iterates;
+     * the iterate before the last step where the check takes it. */
+    const size_t prev = sammon_last_step_checked((long long)N, (long long)n,
+                                                 rb_case_param(c, "iters", 1)) ? N * m * sz : 0;
+    return N * n * (sz + sizeof(double)) + N * m * (3 * sz + 5 * sizeof(double)) + prev;
 }
 
 /* The count behind every Sammon record's roofline numbers, per iteration
@@ -202,7 +205,20 @@ static double get(const void *a, size_t k, enum rb_prec prec)
     return prec == RB_PREC_F64 ? ((const double *)a)[k] : ((const float *)a)[k];
 }
 
-int sammon_setup(struct rb_case *c)
+/* One step of more than SAMMON_CHECK_FULL pair-coordinate terms (N^2 n:
+ * N = 65536 at n = 64, some seconds of the host's cores) is checked on
+ * SAMMON_CHECK_ROWS rows spread evenly over the points, exactly, and the
+ * stresses (as costly as the step) are not computed; so is the last step
+ * of a run of several whose reference would take more than that. */
+#define SAMMON_CHECK_FULL 2.75e11
+#define SAMMON_CHECK_ROWS 4096
+
+int sammon_last_step_checked(long long N, long long n, long long iters)
+{
+    return iters > 1 && N > SAMMON_CHECK_ROWS && (double)iters * N * N * n > SAMMON_CHECK_FULL;
+}
+
+static int setup_case(struct rb_case *c, int keeping)
 {
     struct sammon_state *s = calloc(1, sizeof *s);
     if (!s)
@@ -217,13 +233,19 @@ int sammon_setup(struct rb_case *c)
     if (s->N < 2 || s->n < 1 || s->m < 1 || s->m > 3 || s->iters < 1)
         return rb_fail(c, RB_EINVAL, "points=%d dim=%d outdim=%d iters=%d do not combine",
                        s->N, s->n, s->m, s->iters);
+    const int last_step = sammon_last_step_checked(s->N, s->n, s->iters);
+    if (last_step && !keeping)
+        return rb_fail(c, RB_ESKIP, "iters=%d at points=%d dim=%d is checked by its last step "
+                       "from the iterate before it, which this variant does not keep (iters=1 "
+                       "checks every variant)", s->iters, s->N, s->n);
     size_t nx = (size_t)s->N * s->n, ny = (size_t)s->N * s->m, sz = rb_prec_size(c->prec);
     s->x_d = malloc(nx * sizeof *s->x_d);
     s->y0_d = malloc(ny * sizeof *s->y0_d);
     s->x = malloc(nx * sz);
     s->y0 = malloc(ny * sz);
     s->y = malloc(ny * sz);
-    if (!s->x_d || !s->y0_d || !s->x || !s->y0 || !s->y)
+    s->y_prev = last_step ? malloc(ny * sz) : NULL;
+    if (!s->x_d || !s->y0_d || !s->x || !s->y0 || !s->y || (last_step && !s->y_prev))
         return rb_fail(c, RB_ENOMEM, "arrays for points=%d dim=%d", s->N, s->n);
 
     struct rb_rng r;
@@ -243,8 +265,20 @@ int sammon_setup(struct rb_case *c)
     for (size_t k = 0; k < ny; k++) {
         s->y0_d[k] = put(s->y0, k, c->prec, s->y0_d[k]);
         put(s->y, k, c->prec, NAN);
+        if (s->y_prev)
+            put(s->y_prev, k, c->prec, NAN);
     }
     return 0;
+}
+
+int sammon_setup(struct rb_case *c)
+{
+    return setup_case(c, 0);
+}
+
+int sammon_setup_keeping(struct rb_case *c)
+{
+    return setup_case(c, 1);
 }
 
 static void set_verdict(struct rb_check *out, double err, double tol)
@@ -268,13 +302,6 @@ struct reference {
     int *rows, nrows;           /* NULL: every row */
 };
 
-/* One step of more than SAMMON_CHECK_FULL pair-coordinate terms (N^2 n:
- * N = 65536 at n = 64, some seconds of the host's cores) is checked on
- * SAMMON_CHECK_ROWS rows spread evenly over the points, exactly, and the
- * stresses (as costly as the step) are not computed. */
-#define SAMMON_CHECK_FULL 2.75e11
-#define SAMMON_CHECK_ROWS 4096
-
 static int sampled(const struct sammon_state *s)
 {
     return s->iters == 1 && s->N > SAMMON_CHECK_ROWS
@@ -293,6 +320,15 @@ static double checksum(const struct sammon_state *s)
     return sum;
 }
 
+/* The rows a sampled check takes: k spread evenly over the N points. */
+static int *sample_rows(int N, int k)
+{
+    int *rows = malloc((size_t)k * sizeof *rows);
+    for (int i = 0; rows && i < k; i++)
+        rows[i] = (int)((2LL * i + 1) * N / (2LL * k));
+    return rows;
+}
+
 static const struct reference *reference_of(const struct sammon_state *s)
 {
     double sum = checksum(s);
@@ -304,9 +340,7 @@ static const struct reference *reference_of(const struct sammon_state *s)
     memset(&last, 0, sizeof last);
     const int k = sampled(s) ? SAMMON_CHECK_ROWS : s->N;
     double *y = malloc((size_t)k * s->m * sizeof *y), budget = 0.0;
-    int *rows = k < s->N ? malloc((size_t)k * sizeof *rows) : NULL;
-    for (int i = 0; rows && i < k; i++)
-        rows[i] = (int)((2LL * i + 1) * s->N / (2LL * k));
+    int *rows = k < s->N ? sample_rows(s->N, k) : NULL;
     int rc = !y || (k < s->N && !rows) ? RB_ENOMEM
              : rows ? sammon_check_rows(s->N, s->n, s->m, s->x_d, s->y0_d, s->c, s->alpha, rows,
                                         k, y, &budget)
@@ -324,9 +358,64 @@ static const struct reference *reference_of(const struct sammon_state *s)
     return &last;
 }
 
+/* The last of several steps, from the run's own iterate before it
+ * (s->y_prev), against the fp64 step from that iterate on
+ * SAMMON_CHECK_ROWS rows, with the one step's tolerance.  What it shows:
+ * that the run's last step is the Jacobi GD step of the iterate it started
+ * from (so the distances, the sums and their clearing between steps are
+ * right at the end of the run), not that the earlier steps led there. */
+static int verify_last_step(struct rb_case *c, struct sammon_state *s, struct rb_check *out)
+{
+    const size_t ny = (size_t)s->N * s->m;
+    const int k = SAMMON_CHECK_ROWS;
+    double *y = malloc(ny * sizeof *y), *yp = malloc(ny * sizeof *yp);
+    double *ref = malloc((size_t)k * s->m * sizeof *ref), budget = 0.0;
+    int *rows = sample_rows(s->N, k), finite = 1, kept = 1, rc = RB_ENOMEM;
+    if (y && yp && ref && rows) {
+        for (size_t q = 0; q < ny; q++) {
+            y[q] = get(s->y, q, c->prec);
+            yp[q] = get(s->y_prev, q, c->prec);
+            finite &= isfinite(y[q]);
+            kept &= !isnan(yp[q]);
+        }
+        rc = kept ? sammon_check_rows(s->N, s->n, s->m, s->x_d, yp, s->c, s->alpha, rows, k,
+                                      ref, &budget)
+                  : 0;
+    }
+    if (rc == 0) {
+        double worst = 0.0, moved = 0.0;
+        for (int i = 0; kept && i < k; i++)
+            for (int q = 0; q < s->m; q++) {
+                const size_t at = (size_t)rows[i] * s->m + q;
+                worst = fmax(worst, fabs(y[at] - ref[(size_t)i * s->m + q]));
+                moved = fmax(moved, fabs(ref[(size_t)i * s->m + q] - yp[at]));
+            }
+        const double u = c->prec == RB_PREC_F64 ? 0x1.0p-53 : 0x1.0p-24;
+        if (moved == 0.0)
+            moved = 1.0;
+        out->error = finite && kept ? worst / moved : NAN;
+        out->tolerance = SAMMON_CHECK_K * u * budget / moved;
+        out->pass = out->error <= out->tolerance;
+        if (kept)
+            snprintf(out->method, sizeof out->method, "max|y-yref|/max|yref-yprev|: step %d of "
+                     "%d from its own y, %d of %d rows", s->iters, s->iters, k, s->N);
+        else
+            snprintf(out->method, sizeof out->method, "max|y-yref|/max|yref-yprev|: no y before "
+                     "step %d kept", s->iters);
+        rb_case_metric(c, "verified_rows", k);
+    }
+    free(rows);
+    free(ref);
+    free(yp);
+    free(y);
+    return rc ? rb_fail(c, rc, "verification of points=%d outdim=%d", s->N, s->m) : 0;
+}
+
 int sammon_verify(struct rb_case *c, struct rb_check *out)
 {
     struct sammon_state *s = c->state;
+    if (s->y_prev)
+        return verify_last_step(c, s, out);
     size_t ny = (size_t)s->N * s->m;
     double *y = malloc(ny * sizeof *y);
     const struct reference *ref = y ? reference_of(s) : NULL;
@@ -370,6 +459,7 @@ void sammon_teardown(struct rb_case *c)
     struct sammon_state *s = c->state;
     if (!s)
         return;
+    free(s->y_prev);
     free(s->y);
     free(s->y0);
     free(s->x);

@@ -45,6 +45,9 @@ struct sammon_state {
     void *x;                    /* prec, N x n */
     void *y0;                   /* prec, N x m */
     void *y;                    /* prec, N x m: the output, poisoned by setup */
+    void *y_prev;               /* prec, N x m: the iterate the last step started from,
+                                 * poisoned by sammon_setup_keeping where the check
+                                 * needs it (sammon_last_step_checked), else NULL */
     void *backend;              /* the backend's own (device buffers, kernels) */
 };
 
@@ -77,9 +80,20 @@ size_t sammon_footprint(const struct rb_case *c);
  * 0, RB_EINVAL or RB_ENOMEM (message in c->msg).  Backends call it first
  * and keep their own state in s->backend. */
 int sammon_setup(struct rb_case *c);
+/* 1 when a case of more than one step is too large for the fp64
+ * reference of all its steps (iters N^2 n pair-coordinate terms beyond
+ * what the check computes, SAMMON_CHECK_FULL in sammon_case.c): its last
+ * step alone is checked, from the run's own iterate before it (y_prev),
+ * exactly on a sample of rows.  0 otherwise. */
+int sammon_last_step_checked(long long N, long long n, long long iters);
+/* sammon_setup, for a variant that keeps the iterate before its last step
+ * in s->y_prev where sammon_last_step_checked (allocated and poisoned
+ * here); plain sammon_setup skips such cases (RB_ESKIP, named). */
+int sammon_setup_keeping(struct rb_case *c);
 /* Compare s->y (host, prec) with `iters` fp64 reference steps from y0 and
  * record the stresses of both as the case's metrics "stress" and
- * "stress_ref".  0, or RB_ENOMEM. */
+ * "stress_ref"; or, where sammon_last_step_checked, with the last step
+ * from s->y_prev on sampled rows.  0, or RB_ENOMEM. */
 int sammon_verify(struct rb_case *c, struct rb_check *out);
 /* Free the host arrays; safe after a partial setup and twice.  Backends free
  * s->backend first. */

@@ -64,6 +64,8 @@ size_t footprint(const struct rb_case *c)
     size_t m = (size_t)rb_case_param(c, "outdim", 2), sz = rb_prec_size(c->prec);
     size_t bytes = (N * n + 3 * N * m) * sz;
     int kind = kind_of(c);
+    if (sammon_last_step_checked((long long)N, (long long)n, rb_case_param(c, "iters", 1)))
+        bytes += N * m * sz;            // the iterate before the last step
     if (kind == SAMMON_KIND_MODIFIED_FLAT || kind == SAMMON_KIND_MODIFIED_TRANSPOSED
         || kind == SAMMON_KIND_TILED_SYMMETRIC)
         bytes += N * m * sz;
@@ -117,6 +119,8 @@ static int device_alloc(struct rb_case *c, const struct sammon_state *s, dev *d)
     GPU_CHECK(c, gpuMalloc(&d->y0, ny * sz));
     GPU_CHECK(c, gpuMalloc(&d->ya, ny * sz));
     GPU_CHECK(c, gpuMalloc(&d->yb, ny * sz));
+    if (s->y_prev)
+        GPU_CHECK(c, gpuMalloc(&d->prev, ny * sz));
     if (d->g_len)
         GPU_CHECK(c, gpuMalloc(&d->g, d->g_len * sz));
     if (d->kind == SAMMON_KIND_STORED) {
@@ -151,6 +155,8 @@ static int upload(struct rb_case *c, const struct sammon_state *s, dev *d)
         return rc;
     GPU_CHECK(c, gpuMemsetAsync(d->ya, 0xff, ny * sz, d->stream));
     GPU_CHECK(c, gpuMemsetAsync(d->yb, 0xff, ny * sz, d->stream));
+    if (d->prev)
+        GPU_CHECK(c, gpuMemsetAsync(d->prev, 0xff, ny * sz, d->stream));
     if (d->g)
         GPU_CHECK(c, gpuMemsetAsync(d->g, 0, d->g_len * sz, d->stream));
     d->result = d->ya;
@@ -160,7 +166,7 @@ static int upload(struct rb_case *c, const struct sammon_state *s, dev *d)
 
 int setup(struct rb_case *c)
 {
-    int rc = sammon_setup(c);
+    int rc = sammon_setup_keeping(c);
     if (rc)
         return rc;
     struct sammon_state *s = (struct sammon_state *)c->state;
@@ -182,11 +188,14 @@ int verify(struct rb_case *c, struct rb_check *out)
     struct sammon_state *s = (struct sammon_state *)c->state;
     dev *d = (dev *)s->backend;
     size_t sz = rb_prec_size(c->prec), ny = (size_t)s->N * s->m;
-    void *dst = d->transposed ? d->host : s->y;
-    GPU_CHECK(c, gpuMemcpyAsync(dst, d->result, ny * sz, gpuMemcpyDeviceToHost, d->stream));
-    GPU_CHECK(c, gpuStreamSynchronize(d->stream));
-    if (d->transposed)
-        transpose(s->y, d->host, s->m, s->N, sz);
+    void *const from[2] = { d->result, d->prev }, *const to[2] = { s->y, s->y_prev };
+    for (int k = 0; k < 2 && from[k]; k++) {
+        void *dst = d->transposed ? d->host : to[k];
+        GPU_CHECK(c, gpuMemcpyAsync(dst, from[k], ny * sz, gpuMemcpyDeviceToHost, d->stream));
+        GPU_CHECK(c, gpuStreamSynchronize(d->stream));
+        if (d->transposed)
+            transpose(to[k], d->host, s->m, s->N, sz);
+    }
     return sammon_verify(c, out);
 }
 
@@ -199,7 +208,7 @@ void teardown(struct rb_case *c)
     if (d) {
         if (d->stream)
             (void)gpuStreamSynchronize(d->stream);
-        void *mem[] = { d->x, d->y0, d->ya, d->yb, d->g, d->store, d->lost };
+        void *mem[] = { d->x, d->y0, d->ya, d->yb, d->prev, d->g, d->store, d->lost };
         for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
             if (mem[k])
                 (void)gpuFree(mem[k]);

@@ -142,7 +142,10 @@ static int step(struct rb_case *c, const struct sammon_state *s, dev *d, T **cur
     return 0;
 }
 
-// The timed region: y0 copied in (N m values, device to device), iters steps.
+// The timed region: y0 copied in (N m values, device to device), iters steps;
+// where the check takes it (d->prev), a copy of the iterate the last step
+// starts from, device to device (N m values, a microsecond beside the
+// steps of a case that large).
 template <typename T, int M>
 static int iterate(struct rb_case *c, const struct sammon_state *s, dev *d)
 {
@@ -155,6 +158,9 @@ static int iterate(struct rb_case *c, const struct sammon_state *s, dev *d)
     GPU_CHECK(c, gpuMemcpyAsync(cur, d->y0, (size_t)s->N * M * sizeof(T),
                                 gpuMemcpyDeviceToDevice, d->stream));
     for (int it = 0; it < s->iters; it++) {
+        if (d->prev && it + 1 == s->iters)
+            GPU_CHECK(c, gpuMemcpyAsync(d->prev, cur, (size_t)s->N * M * sizeof(T),
+                                        gpuMemcpyDeviceToDevice, d->stream));
         int rc = step<T, M>(c, s, d, &cur);
         if (rc)
             return rc;

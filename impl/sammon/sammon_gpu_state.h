@@ -34,6 +34,8 @@ struct dev {
     void *g;                    /* device, prec: the modified and symmetric sums, or
                                    the tiled partials */
     void *result;               /* ya or yb: the iterate run() left */
+    void *prev;                 /* device, prec: the iterate the last step started from,
+                                   where the check takes it (s->y_prev), else NULL */
     void *store;                /* stored: the triangle of 1 / d* (float, in tiles) */
     unsigned *lost;             /* stored: the fill's count of pairs it could not store */
     int precompute;             /* stored: the timed region fills the triangle first */
