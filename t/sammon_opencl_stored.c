@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL `stored` variant on whatever device is there (PoCL in CI): at
  * each tile (32, 64, 128), precompute 0 and 1, and sizes that leave partial
- * tiles (N 33, 100 and 257; n 4 and, through two staging rounds, 17; m 2
- * and 3; 1 and 3 iterations): a poisoned output fails verify, runs from
+ * tiles (N 20, 33, 100 and 257; n 4, 8 and, through two staging rounds,
+ * 17; m 1, 2 and 3; 1, 2 and 3 iterations): a poisoned output fails verify, runs from
  * NaN-poisoned device buffers verify against the fp64 reference, a second
  * run repeats the first bit for bit (no atomics: the partial sums add up in
  * a fixed order), setup's fill is timed into "precompute_ms" unless the
@@ -32,6 +32,7 @@ static const struct size sizes[] = {
     { 33, 4, 2, 3 },
     { 100, 17, 3, 1 },
     { 257, 4, 2, 3 },
+    { 20, 8, 1, 2 },            /* m = 1, one tile */
 };
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const int tiles[] = { 32, 64, 128 };

@@ -266,9 +266,14 @@ __kernel void sammon_stored_pass(const int N, __global const float *x,
             }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);   /* the last tile's yj_s is read by all */
-        for (int e = t; e < TILE * M; e += THREADS) {
-            const int j = j0 + e / M;
-            yj_s[e % M * TILE + e / M] = j < N ? y[(size_t)j * M + e % M] : 0.0f;
+        /* Every work-item runs the loop the same number of times: written
+         * as `for (e = t; e < TILE * M; e += THREADS)` (once or never a
+         * work-item), PoCL 3.1's default work-group method stored wrong
+         * values at M = 1. */
+        for (int e0 = 0; e0 < TILE * M; e0 += THREADS) {
+            const int e = e0 + t, j = j0 + e / M;
+            if (e < TILE * M)
+                yj_s[e % M * TILE + e / M] = j < N ? y[(size_t)j * M + e % M] : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         float sj[SAMMON_R][K], st = 0.0f;
