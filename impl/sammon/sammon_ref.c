@@ -61,7 +61,7 @@ static double rows_total(int N, int n, int m, const double *x, const double *y)
     return total;
 }
 
-/* max - min of column q. */
+/* max - min of column q (inf when it spans more than DBL_MAX). */
 static double column_span(int N, int n, const double *x, int q)
 {
     double lo = x[q], hi = x[q];
@@ -69,25 +69,46 @@ static double column_span(int N, int n, const double *x, int q)
         lo = fmin(lo, x[(size_t)p * n + q]);
         hi = fmax(hi, x[(size_t)p * n + q]);
     }
-    return hi - lo;             /* inf when the column spans more than DBL_MAX */
+    return hi - lo;
+}
+
+/* Every column's span into span (2 n values, the second half scratch), in
+ * one pass over the rows: column_span a column at a time strides through
+ * the whole matrix once per column. */
+static void column_spans(int N, int n, const double *x, double *span)
+{
+    double *lo = span + n;
+    for (int q = 0; q < n; q++)
+        lo[q] = span[q] = x[q];
+    for (int p = 1; p < N; p++) {
+        const double *row = x + (size_t)p * n;
+        for (int q = 0; q < n; q++) {
+            lo[q] = fmin(lo[q], row[q]);
+            span[q] = fmax(span[q], row[q]);
+        }
+    }
+    for (int q = 0; q < n; q++)
+        span[q] -= lo[q];
 }
 
 double sammon_extent(int N, int n, const double *x)
 {
     double top = 0.0, sum = 0.0;
-    if (N < 1)
+    if (N < 1 || n < 1)
         return 0.0;
+    double *span = malloc(2 * (size_t)n * sizeof *span);
+    if (span)
+        column_spans(N, n, x, span);
     for (int q = 0; q < n; q++)
-        top = fmax(top, column_span(N, n, x, q));
-    if (!(top > 0.0) || !isfinite(top))
-        return top;
+        top = fmax(top, span ? span[q] : column_span(N, n, x, q));
     /* Scaled by the largest span, so that only an extent beyond DBL_MAX
      * overflows. */
-    for (int q = 0; q < n; q++) {
-        double r = column_span(N, n, x, q) / top;
+    for (int q = 0; top > 0.0 && isfinite(top) && q < n; q++) {
+        const double r = (span ? span[q] : column_span(N, n, x, q)) / top;
         sum += r * r;
     }
-    return top * sqrt(sum);
+    free(span);
+    return top > 0.0 && isfinite(top) ? top * sqrt(sum) : top;
 }
 
 double sammon_input_scale(int N, int n, const double *x)
