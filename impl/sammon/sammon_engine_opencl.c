@@ -248,26 +248,17 @@ static int eval_on(struct sammon_engine *e, struct cl_engine *k, const double *y
 {
     struct sammon_cls *b = &k->b;
     const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
-    const size_t parts = (size_t)b->tiles * b->splits;
     sammon_engine_to_float(ny, y, k->scale, k->yh);
     RB_CL_CHECK(&k->c, clEnqueueWriteBuffer(b->cl->queue, k->y, CL_FALSE, 0,
                                             ny * sizeof(float), k->yh, 0, NULL, NULL));
     int rc = sammon_cls_pass(&k->c, b, g ? SAMMON_CLS_EMBED : SAMMON_CLS_STRESS, k->y, 0.0f,
                              NULL);
-    if (rc)
+    if (rc || (stress && (rc = stress_back(k, stress))))
         return rc;
-    RB_CL_CHECK(&k->c, clEnqueueReadBuffer(b->cl->queue, b->st_part, CL_TRUE, 0,
-                                           parts * sizeof(float), k->st_h, 0, NULL, NULL));
     if (g)
         RB_CL_CHECK(&k->c, clEnqueueReadBuffer(b->cl->queue, b->sums, CL_TRUE, 0,
                                                (size_t)e->N * K * sizeof(float), k->sums_h, 0,
                                                NULL, NULL));
-    if (stress) {
-        double sum = 0.0;
-        for (size_t p = 0; p < parts; p++)
-            sum += k->st_h[p];
-        *stress = sum / k->c_scaled;
-    }
     if (g)
         sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
     return 0;
