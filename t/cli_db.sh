@@ -150,9 +150,12 @@ sweep "$tmp/results" --quiet; st=$?
 tap_ok $((st + $?)) "a run beside the lock ends well, with one warning"
 kill "$lockpid" 2>/dev/null; wait "$lockpid" 2>/dev/null; lockpid=
 unset RB_DB_BUSY_MS
-last=$(ls -d "$tmp"/results/2* | tail -n 1)
-"$RB_BIN" db import --db "$store" "$last" >"$tmp/out" && grep -q 'new run, 6 records' "$tmp/out"
-tap_ok $? "its run is complete and imports once the lock is gone"
+# The run's own last line names its directory (a listing's order would not).
+last=$(sed -n 's/.*; results in //p' "$tmp/run.err")
+"$RB_BIN" db import --db "$store" "$last" >"$tmp/out" 2>"$tmp/err" \
+    && grep -q 'new run, 6 records' "$tmp/out"
+ok=$?; tap_ok $ok "its run is complete and imports once the lock is gone"
+[ $ok -eq 0 ] || tap_diag "run: $last" "$(cat "$tmp/run.err" "$tmp/out" "$tmp/err")"
 
 # The store's options, one rule for all: each at most once.
 twice() {   # twice WHAT ARGS...: exit 2, one line saying the option is given twice
