@@ -5,7 +5,8 @@
 # distances that would overflow are refused with the reason, a map whose
 # stress is not finite is never written (exit 1), and an unusable --out is
 # refused before the work (exit 2); generated data, the backends, the
-# progress and timing lines and the PNG.
+# progress and timing lines and the PNG; the device's start beside the
+# input checks, whose errors still come first.
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
 bin=$(dirname "$RB_BIN")/sammon-embed
 [ -x "$bin" ] || tap_skip_all "no sammon-embed next to $RB_BIN"
@@ -27,7 +28,7 @@ expect_error() {
     fi
 }
 
-tap_plan 38
+tap_plan 43
 tap_diag "no random data: iris with the PCA start"
 expect_error "duplicates without --dedup" --data iris
 want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
@@ -107,6 +108,18 @@ tap_ok $? "progress: iteration, stress, elapsed, ETA"
 grep -q "^time: data [0-9.]* s, start [0-9.]* s, setup [0-9.]* s, 20 iterations [0-9.]* s" \
     "$tmp/log" && tail -n 1 "$tmp/log" | grep -q "^stress .* after 20 iterations"
 tap_ok $? "a time line, then the stress line last"
+grep -q "; device choice and start [0-9.]* s beside data, checks and start, [0-9.]* s of it \
+waited for; total [0-9.]* s$" "$tmp/log"
+tap_ok $? "the time line gives the device's start and the part of it waited for"
+
+# The device starts beside the loading and checking, yet bad input is
+# still what is said first: the device's line comes only for good data.
+expect_error "duplicates on a device that is not there" --data iris --device opencl:9
+grep -q "rows 102 and 143 are the same point" "$tmp/err"
+tap_ok $? "the line is the duplicates', not the device's"
+expect_error "a device that is not there" --data random:50x4 --device opencl:9
+grep -q "^sammon-embed: --backend opencl: .*\(does not exist\|built without it\)" "$tmp/err"
+tap_ok $? "the line names the backend and why"
 expect_error "a malformed random spec" --data random:1x8
 expect_error "an unknown backend" --data iris --dedup --backend gpu
 "$bin" --data iris --dedup --iters 2 --out "$tmp/d.tsv" 2>"$tmp/log"

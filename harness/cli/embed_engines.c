@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* embed's backends, the one place that picks them by build: the fp64
  * engines always, and each device engine this build has (the program's
- * table, as the registry lists variants). */
+ * table, as the registry lists variants); and their start, on a thread
+ * beside the host's work. */
 #include <config.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "harness/run/timer.h"
 #include "harness/cli/embed_engines.h"
 #include "impl/sammon/sammon_embed_io.h"
 
@@ -32,6 +35,7 @@ static const struct sammon_engine_ops *const *engine_list(void)
 }
 
 static const char *const all_names[] = { "cuda", "hip", "opencl", "omp", "serial", NULL };
+static const char not_built[] = "--backend %s: this %s was built without it";
 
 const char *embed_engine_names(void)
 {
@@ -51,26 +55,66 @@ int embed_engine_known(const char *name)
             return 0;
     for (int k = 0; all_names[k]; k++)
         if (strcmp(name, all_names[k]) == 0)
-            return complain(2, "--backend %s: this %s was built without it", name,
-                            sammon_embed_prog);
+            return complain(2, not_built, name, sammon_embed_prog);
     return complain(2, "--backend: '%s' is not one of %s", name, embed_engine_names());
 }
 
-int embed_pick_engine(const char *name, struct rb_ctx *ctx,
-                      const struct sammon_engine_ops **out)
+/* The picking and starting, silent: 0, or an exit status with why. */
+static int pick(const char *name, struct rb_ctx *ctx, const struct sammon_engine_ops **out,
+                char *why, size_t len)
 {
     const struct sammon_engine_ops *const *list = engine_list();
-    char why[512] = "";
+    char reason[512] = "";
     for (int k = 0; list[k]; k++) {
         const struct sammon_engine_ops *e = list[k];
         if (name && strcmp(name, e->name) != 0)
             continue;
-        if (!name && e->gpu && !e->available(ctx, 1, why, sizeof why))
+        if (!name && e->gpu && !e->available(ctx, 1, reason, sizeof reason))
             continue;                   /* the default looks for a GPU, else the host */
-        if (name && !e->available(ctx, 0, why, sizeof why))
-            return complain(2, "--backend %s: %s", name, why);
+        if (name && !e->available(ctx, 0, reason, sizeof reason)) {
+            snprintf(why, len, "--backend %s: %s", name, reason);
+            return 2;
+        }
         *out = e;
+        if (e->start && e->start(ctx, reason, sizeof reason) != 0) {
+            snprintf(why, len, "%s: %s", e->name, reason);
+            return 1;
+        }
         return 0;
     }
-    return name ? embed_engine_known(name) : complain(2, "no backend can run here");
+    if (name)                           /* --device named a backend not built in */
+        snprintf(why, len, not_built, name, sammon_embed_prog);
+    else
+        snprintf(why, len, "no backend can run here");
+    return 2;
+}
+
+static void *start_thread(void *arg)
+{
+    struct embed_start *s = arg;
+    uint64_t t0 = rb_now_ns();
+    s->status = pick(s->name, s->ctx, &s->ops, s->why, sizeof s->why);
+    s->seconds = rb_ms_since(t0) / 1e3;
+    return NULL;
+}
+
+void embed_start_begin(struct embed_start *s, const char *name, struct rb_ctx *ctx)
+{
+    *s = (struct embed_start){ .name = name, .ctx = ctx };
+    (void)engine_list();                /* filled here, not raced for */
+    s->running = pthread_create(&s->thread, NULL, start_thread, s) == 0;
+}
+
+int embed_start_end(struct embed_start *s, double *waited)
+{
+    uint64_t t0 = rb_now_ns();
+    if (s->running)
+        pthread_join(s->thread, NULL);
+    else if (!s->ended)
+        start_thread(s);                /* no thread to be had: start here */
+    s->running = 0;
+    s->ended = 1;
+    if (waited)
+        *waited = rb_ms_since(t0) / 1e3;
+    return s->status;
 }

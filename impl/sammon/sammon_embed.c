@@ -217,28 +217,34 @@ static int run_rule(const struct embed_options *o, struct sammon_engine *e, doub
     return sammon_run_fixed_with(N, m, &ev, y, &fo, stress);
 }
 
-/* Times of the run's phases, for the summary line. */
+/* Times of the run's phases, for the summary line; the device's start
+ * runs beside data, checks and start, and `waited` is the part of it they
+ * did not cover. */
 struct phases {
     uint64_t t0;
-    double data, checks, start, setup, iterate, output;
+    double data, checks, start, waited, setup, iterate, output;
 };
 
-static void summary(const struct phases *t, const struct sammon_engine *e, int it, double e_fin)
+static void summary(const struct phases *t, const struct embed_start *st, int it,
+                    double e_fin)
 {
     static const char *const form = "time: data %.3f s, start %.3f s, setup %.3f s, %d "
                                     "iterations %.3f s (%.3f ms each), output %.3f s; checks "
-                                    "and device choice %.3f s; total %.3f s\n";
+                                    "%.3f s; device choice and start %.3f s beside data, "
+                                    "checks and start, %.3f s of it waited for; total "
+                                    "%.3f s\n";
     fprintf(stderr, form, t->data, t->start, t->setup, it, t->iterate,
-            it ? t->iterate * 1e3 / it : 0.0, t->output, t->checks, rb_ms_since(t->t0) / 1e3);
+            it ? t->iterate * 1e3 / it : 0.0, t->output, t->checks, st->seconds, t->waited,
+            rb_ms_since(t->t0) / 1e3);
     fprintf(stderr, "stress %.7f after %d iterations (textbook E = (1/c) sum (d*-d)^2/d*; "
             "Cawley's sammon.m reports E/2 = %.7f)\n", e_fin, it, e_fin / 2);
-    (void)e;
 }
 
-/* Engine, start, rule, checks, outputs; y (N x m) is the caller's. */
+/* Start, engine, rule, checks, outputs; y (N x m) is the caller's.  The
+ * engine is the device start's st, ended here once the start's input
+ * checks have passed. */
 static int embed_run(const struct embed_options *o, struct rb_dataset *d, const int *keep,
-                     const struct sammon_engine_ops *ops, struct rb_ctx *ctx, double *y,
-                     struct phases *t)
+                     struct embed_start *st, double *y, struct phases *t)
 {
     static const char *const names[] = { "newton", "gd", "mass", "cawley" };
     struct sammon_engine e;
@@ -249,8 +255,11 @@ static int embed_run(const struct embed_options *o, struct rb_dataset *d, const 
     if (o->init != INIT_RANDOM && (rc = start_pca(d, o, y)) != 0)
         return rc;
     t->start = rb_ms_since(t1) / 1e3;
+    if ((rc = embed_start_end(st, &t->waited)) != 0)
+        return complain(rc, "%s", st->why);
+    const struct sammon_engine_ops *ops = st->ops;
     const struct sammon_engine_opts eo = { .tile = o->tile };
-    if ((rc = sammon_engine_open(&e, ops, ctx, N, d->n, m, &eo, d->x)) != 0) {
+    if ((rc = sammon_engine_open(&e, ops, st->ctx, N, d->n, m, &eo, d->x)) != 0) {
         rc = complain(rc == RB_EINVAL ? 2 : 1, "%s: %s: %s", d->name, ops->name, e.msg);
         goto out_close;
     }
@@ -272,43 +281,35 @@ static int embed_run(const struct embed_options *o, struct rb_dataset *d, const 
         rc = embed_plot(o, d, y, keep, N);
     t->output = rb_ms_since(t1) / 1e3;
     if (rc == 0)
-        summary(t, &e, it, stress);
+        summary(t, st, it, stress);
 out_close:
     sammon_engine_close(&e);
     return rc;
 }
 
-static int embed(const struct embed_options *o, struct rb_dataset *d, struct phases *t)
+/* The input checks, then the run. */
+static int embed(const struct embed_options *o, struct rb_dataset *d, struct embed_start *st,
+                 struct phases *t)
 {
-    const struct sammon_engine_ops *ops = NULL;
-    struct rb_ctx ctx;
     int *keep = malloc((size_t)d->N * sizeof *keep), rc;
     double *y = NULL;
     uint64_t t1 = rb_now_ns();
-    rb_ctx_init(&ctx);
-    ctx.seed = o->seed;
-    memcpy(ctx.device, o->pick, sizeof ctx.device);
-    if (!keep) {
-        rc = complain(1, "out of memory");
-        goto out_release;
-    }
+    if (!keep)
+        return complain(1, "out of memory");
     if ((rc = embed_duplicates(d, o->dedup, keep)) != 0)
         goto out_free;
     rc = d->N < 2 ? complain(2, "%s: Sammon's mapping needs at least 2 points", d->name) : 0;
-    if (rc || (rc = embed_check_extent(d)) != 0 || (rc = embed_pick_engine(o->backend, &ctx,
-                                                                          &ops)) != 0)
+    if (rc || (rc = embed_check_extent(d)) != 0)
         goto out_free;
     t->checks = rb_ms_since(t1) / 1e3;
     if (!(y = malloc((size_t)d->N * o->outdim * sizeof *y))) {
         rc = complain(1, "out of memory");
         goto out_free;
     }
-    rc = embed_run(o, d, keep, ops, &ctx, y, t);
+    rc = embed_run(o, d, keep, st, y, t);
     free(y);
 out_free:
     free(keep);
-out_release:
-    rb_ctx_release(&ctx);
     return rc;
 }
 
@@ -316,6 +317,8 @@ int sammon_embed_main(const char *prog, int argc, char **argv)
 {
     struct embed_options o;
     struct rb_dataset d;
+    struct rb_ctx ctx;
+    struct embed_start st;
     struct phases t = { .t0 = rb_now_ns() };
     sammon_embed_prog = prog;
     int rc = parse_options(argc, argv, &o);
@@ -327,10 +330,16 @@ int sammon_embed_main(const char *prog, int argc, char **argv)
     if (o.threads > 0)
         omp_set_num_threads(o.threads);
 #endif
-    if ((rc = embed_load(o.data, o.seed, &d)) != 0)
-        return rc;
-    t.data = rb_ms_since(t.t0) / 1e3;
-    rc = embed(&o, &d, &t);
-    rb_dataset_free(&d);
+    rb_ctx_init(&ctx);
+    ctx.seed = o.seed;
+    memcpy(ctx.device, o.pick, sizeof ctx.device);
+    embed_start_begin(&st, o.backend, &ctx);
+    if ((rc = embed_load(o.data, o.seed, &d)) == 0) {
+        t.data = rb_ms_since(t.t0) / 1e3;
+        rc = embed(&o, &d, &st, &t);
+        rb_dataset_free(&d);
+    }
+    embed_start_end(&st, NULL);         /* the device's start, where the run stopped early */
+    rb_ctx_release(&ctx);
     return rc;
 }

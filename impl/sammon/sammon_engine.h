@@ -51,6 +51,11 @@ struct sammon_engine_ops {
     int (*eval)(struct sammon_engine *e, const double *y, double *stress, double *g,
                 double *h);
     void (*close)(struct sammon_engine *e);
+    /* Optional (NULL: nothing to start): bring the device up, its driver
+     * and context, on the calling thread and before open, so that open
+     * finds it ready; embed runs it beside loading and checking the data.
+     * 0, or an RB_E* status with the reason in why. */
+    int (*start)(struct rb_ctx *ctx, char *why, size_t len);
 };
 
 /* How a device engine runs: points per tile side (64 or 128; 0: 64), and

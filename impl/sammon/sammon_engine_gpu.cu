@@ -100,6 +100,28 @@ int engine_available(struct rb_ctx *ctx, int gpu_only, char *why, size_t len)
     return gpu_available(ctx, why, len);
 }
 
+// The device chosen, and its context made (the driver's start and the
+// context are most of a first call's time): open selects the device again,
+// on its own thread, and finds the context there.
+static int start_on(struct rb_case *c)
+{
+    int rc = gpu_select(c);
+    if (rc)
+        return rc;
+    GPU_CHECK(c, gpuFree(NULL));
+    return 0;
+}
+
+int engine_start(struct rb_ctx *ctx, char *why, size_t len)
+{
+    struct rb_case c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    int rc = start_on(&c);
+    snprintf(why, len, "%s", rc ? c.msg : "");
+    return rc;
+}
+
 // The triangle where the free memory holds it beside the rest.
 static int choose_form(struct sammon_engine *e, struct gpu_engine *k, size_t rest)
 {
@@ -393,10 +415,10 @@ extern "C" const struct sammon_engine_ops *sammon_engine_cuda_ops(void)
     using namespace sammon_engine_gpu;
 #ifdef RB_GPU_HIP
     static const struct sammon_engine_ops ops = { "hip", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close };
+                                                  engine_eval, engine_close, engine_start };
 #else
     static const struct sammon_engine_ops ops = { "cuda", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close };
+                                                  engine_eval, engine_close, engine_start };
 #endif
     return &ops;
 }
