@@ -44,7 +44,7 @@ same_bytes() {   # same_bytes FILE COPY DESCRIPTION
     cmp -s "$1" "$2"; tap_ok $? "$3"
 }
 
-tap_plan 46
+tap_plan 48
 
 sweep "$tmp/results"; st1=$?
 grep -q "records into the store $store" "$tmp/run.err"; st2=$?
@@ -66,6 +66,24 @@ tap_ok $? "importing both again adds nothing"
 same_bytes "$store" "$tmp/before.db" "and leaves the file as it was"
 "$RB_BIN" db import --db "$store" "$tmp/other/"2* >"$tmp/out"
 grep -q ': new run, 6 records added' "$tmp/out"; tap_ok $? "db import adds the --no-db run"
+
+# A run is known by its making and its nonce: two runs of one command begun
+# in the same second differ by the nonce alone; a run made before runs had
+# a nonce is known by the rest, as it was.
+twins=$tmp/twins.db
+grep -q '^  "nonce": "[0-9a-f]\{16\}",$' "$tmp/results/$r1/meta.json"
+tap_ok $? "meta.json has the run's nonce"
+for d in twin old; do
+    mkdir "$tmp/$d" && cp "$tmp/results/$r1"/*.json "$tmp/results/$r1/records.jsonl" "$tmp/$d/"
+done
+sed -i 's/^  "nonce": "[0-9a-f]*",$/  "nonce": "0123456789abcdef",/' "$tmp/twin/meta.json"
+sed -i '/^  "nonce": /d' "$tmp/old/meta.json"
+"$RB_BIN" db import --db "$twins" "$tmp/results/$r1" "$tmp/twin" "$tmp/old" >"$tmp/out" \
+    && "$RB_BIN" db import --db "$twins" "$tmp/old" >>"$tmp/out"
+[ "$(grep -c ': new run, 6 records added' "$tmp/out")" = 3 ] \
+    && grep -q '^old: known run, 0 records added' "$tmp/out"
+ok=$?; tap_ok $ok "a run differing by its nonce alone is a run of its own; one without is known"
+[ $ok -eq 0 ] || tap_diag "$(cat "$tmp/out")"
 
 # history: the n=16 sequential case in all three runs, oldest first.
 "$RB_BIN" history --db "$store" --variant sequential --n 16 --plot "$tmp/h.png" \

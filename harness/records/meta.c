@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,6 +118,24 @@ static int write_json(const char *dir, const char *name, const json_t *obj,
     return status;
 }
 
+/* 16 hex digits drawn for this run alone: the run's other marks of its
+ * making (host, start to the second, folder, command, seed) are the same
+ * for two runs of one command begun in the same second, and the store
+ * would take them for one (harness/store/db_import.c). */
+static json_t *nonce(void)
+{
+    uint64_t v = 0;
+    char hex[17];
+
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);  /* no entropy to be had: time and pid */
+        v = ((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec) ^ ((uint64_t)getpid() << 40);
+    }
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)v);
+    return json_string(hex);
+}
+
 int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ctx,
                       char *err, size_t errlen)
 {
@@ -141,6 +160,7 @@ int rb_run_write_meta(struct rb_run *r, int argc, char **argv, struct rb_ctx *ct
     rb_json_put(meta, "command", cmd, &bad);
     rb_json_put(meta, "cwd", json_string(cwd), &bad);
     rb_json_put(meta, "start", rb_json_now_utc(), &bad);
+    rb_json_put(meta, "nonce", nonce(), &bad);
     rb_json_put(meta, "host", json_string(host), &bad);
     rb_json_put(meta, "git", json_string(RB_GIT_DESCRIBE), &bad);
     rb_json_put(meta, "version", json_string(PACKAGE_VERSION), &bad);

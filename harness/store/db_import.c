@@ -33,13 +33,17 @@ static void run_files_free(struct run_files *f)
 }
 
 /* The run's identity: what meta.json says of its making, which neither a
- * resume nor a copy to another folder changes. */
+ * resume nor a copy to another folder changes.  The nonce, drawn for each
+ * run, parts two runs of one command begun in the same second; runs made
+ * before it was written have none, and keep the id they had. */
 static void run_id(struct run_files *f)
 {
-    static const char *const fields[] = { "host", "start", "cwd", "command", "seed" };
+    static const char *const fields[] = { "host", "start", "cwd", "command", "seed", "nonce" };
     uint64_t h = 0xcbf29ce484222325ULL;
 
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        if (strcmp(fields[i], "nonce") == 0 && !json_object_get(f->meta, "nonce"))
+            continue;
         char *text = json_dumps(json_object_get(f->meta, fields[i]),
                                 JSON_COMPACT | JSON_ENCODE_ANY);
         for (const char *s = text ? text : "null"; ; s++) {
