@@ -241,8 +241,8 @@ static void summary(const struct phases *t, const struct embed_start *st, int it
 }
 
 /* Start, engine, rule, checks, outputs; y (N x m) is the caller's.  The
- * engine is the device start's st, ended here once the start's input
- * checks have passed. */
+ * engine is the one the device's start st picked: waited for here, once
+ * the input checks have passed and the start is computed. */
 static int embed_run(const struct embed_options *o, struct rb_dataset *d, const int *keep,
                      struct embed_start *st, double *y, struct phases *t)
 {
