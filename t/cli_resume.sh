@@ -4,7 +4,8 @@
 # the run planned, with the run's seed; an option that differs from the
 # plan is exit 2 naming it, an equal one is accepted; the hint printed on
 # an interrupt works as typed; meta.json lists one seed per session; a run
-# recorded before plans were stored is re-planned from its command.
+# recorded before plans were stored is re-planned from its command; another
+# build or another machine than the run's is refused.
 . "$RB_TOP_SRCDIR/t/cli_lib.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -26,7 +27,7 @@ refused() {
     [ $st -eq 2 ] || tap_diag "$(cat "$tmp/err")"
 }
 
-tap_plan 13
+tap_plan 17
 # shellcheck disable=SC2086
 "$RB_BIN" run $args --seed 77 --out "$tmp/res" 2>"$tmp/err"
 run=$(ls -d "$tmp"/res/*/ 2>/dev/null | head -n 1)
@@ -58,6 +59,27 @@ tap_ok $([ $st -eq 0 ] && [ "$(wc -l < "$run/records.jsonl")" -eq 6 ]; echo $?) 
 seeds=$(tr -d ' \n' < "$run/meta.json" | sed -n 's/.*"seeds":\[\([0-9,]*\)\].*/\1/p')
 tap_ok $([ "$seeds" = "77,77,77" ] && tr -d ' \n' < "$run/meta.json" | grep -q '"plan":{'; \
          echo $?) "meta.json keeps the plan and one seed per session ($seeds)"
+
+# A run goes on with the build and on the machine that made it (the store's
+# fingerprint of hardware.json): another of either is exit 2, one line, and
+# the run left as it was.
+# other WHAT FILE SED-SCRIPT: a copy of the run with FILE edited is refused.
+other() {
+    rm -rf "$tmp/other" && cp -r "$run" "$tmp/other" && : > "$tmp/other/records.jsonl"
+    sed -i "$3" "$tmp/other/$2" && cp "$tmp/other/meta.json" "$tmp/other.meta"
+    "$RB_BIN" run --resume "$tmp/other" --quiet --no-plot 2>"$tmp/err"; st=$?
+    tap_ok $([ $st -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] \
+             && grep -q "^reprobench: --resume $tmp/other: made $1" "$tmp/err" \
+             && [ ! -s "$tmp/other/records.jsonl" ] \
+             && cmp -s "$tmp/other/meta.json" "$tmp/other.meta"; echo $?) \
+        "a run made $1: exit $st, one line, nothing recorded, meta.json as it was"
+    [ $st -eq 2 ] || tap_diag "$(cat "$tmp/err")"
+}
+other "by another build" meta.json 's/^  "git": ".*",$/  "git": "0000000",/'
+grep -q "(git '0000000', this one's '" "$tmp/err"; tap_ok $? "the line names what differs"
+other "on another machine" hardware.json '0,/"model": /s/"model": "[^"]*"/"model": "Other CPU"/'
+grep -q "(Other CPU, .* cores\?, machine [0-9a-f]*; this is .*, machine [0-9a-f]*)" "$tmp/err"
+tap_ok $? "the line names both machines"
 
 # The interrupt's hint, typed as printed.
 # shellcheck disable=SC2086

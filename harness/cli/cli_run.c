@@ -67,7 +67,8 @@ static unsigned plan_backends(const struct rb_plan *plan)
 }
 
 /* With --resume: the run's lock, its stored plan (options given too must
- * agree with it) and its records.  Returns an exit status. */
+ * agree with it), its build (this one) and its records.  Returns an exit
+ * status. */
 static int open_resumed(struct session *s)
 {
     char path[PATH_MAX + 16];
@@ -87,6 +88,9 @@ static int open_resumed(struct session *s)
         return rb_cli_usage_error("--resume %s: %s", s->o.resume, s->err);
     if ((rc = rb_run_opts_check_resume(&s->o, &s->stored)))
         return rc;
+    if ((rc = rb_run_same_build(s->o.resume, s->err, sizeof s->err)))
+        return rc == RB_EINVAL ? rb_cli_usage_error("--resume %s", s->err)
+                               : (fprintf(stderr, "reprobench: %s\n", s->err), 1);
     if (rb_run_resume(&s->run, s->o.resume, s->err, sizeof s->err))
         return rb_cli_usage_error("%s", s->err);
     s->have_run = 1;
@@ -139,8 +143,9 @@ static int prepare(struct session *s)
 }
 
 /* The run directory made (or reopened) and described: meta.json with the
- * plan and this session, the hardware, the ceilings.  Returns an exit
- * status. */
+ * plan and this session, the hardware, the ceilings.  A resumed run (not a
+ * shard, whose records name their node) must be on the machine that made
+ * it.  Returns an exit status. */
 static int start(struct session *s, int argc, char **argv)
 {
     char *err = s->err;
@@ -156,10 +161,15 @@ static int start(struct session *s, int argc, char **argv)
                                    : (fprintf(stderr, "reprobench: %s\n", err), 1);
     }
     s->ctx.run_dir = s->run.dir;
-    if ((!s->o.resume && (rb_run_write_meta(&s->run, argc, argv, &s->ctx, err, len)
-                          || rb_plan_store(s->run.dir, s->spec, err, len)))
-        || rb_meta_add_session(s->run.dir, argc, argv, s->ctx.seed, err, len)
-        || rb_run_write_hw(&s->run, &s->ctx, err, len)
+    if (!s->o.resume && (rb_run_write_meta(&s->run, argc, argv, &s->ctx, err, len)
+                         || rb_plan_store(s->run.dir, s->spec, err, len))) {
+        fprintf(stderr, "reprobench: %s\n", err);
+        return 1;
+    }
+    if ((rc = rb_run_write_hw(&s->run, &s->ctx, s->o.resume && !s->o.shard_k, err, len)))
+        return rc == RB_EINVAL ? rb_cli_usage_error("--resume %s", err)
+                               : (fprintf(stderr, "reprobench: %s\n", err), 1);
+    if (rb_meta_add_session(s->run.dir, argc, argv, s->ctx.seed, err, len)
         || (!stop_signal && !s->o.no_ceilings
             && rb_run_ceilings(&s->run, &s->ctx, plan_backends(&s->plan), err, len))) {
         fprintf(stderr, "reprobench: %s\n", err);

@@ -17,6 +17,7 @@
 #include "harness/records/hw.h"
 #include "harness/records/json_build.h"
 #include "harness/records/results.h"
+#include "harness/store/db.h"
 
 /* Every CPU's scaling governor: one name, "mixed: a b", or "unknown" when
  * sysfs does not say (containers, virtual machines). */
@@ -264,7 +265,59 @@ int rb_meta_add_session(const char *run_dir, int argc, char **argv, uint64_t see
     return status;
 }
 
-int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen)
+int rb_run_same_build(const char *run_dir, char *err, size_t errlen)
+{
+    static const char *const fields[] = { "version", "git", "configure" };
+    const char *const here[] = { PACKAGE_VERSION, RB_GIT_DESCRIBE, RB_CONFIGURE_ARGS };
+    char path[PATH_MAX + 32];
+    json_error_t jerr;
+    json_t *meta;
+    int status = 0;
+
+    snprintf(path, sizeof path, "%s/meta.json", run_dir);
+    if (!(meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr))) {
+        snprintf(err, errlen, "%s: %s", path, jerr.text);
+        return RB_EIO;
+    }
+    for (size_t i = 0; i < sizeof fields / sizeof *fields && !status; i++) {
+        const char *was = json_string_value(json_object_get(meta, fields[i]));
+        if (was && strcmp(was, here[i]) != 0) {
+            snprintf(err, errlen, "%s: made by another build (%s '%s', this one's '%s'); "
+                     "resume it with the build that made it, or start a new run", run_dir,
+                     fields[i], was, here[i]);
+            status = RB_EINVAL;
+        }
+    }
+    json_decref(meta);
+    return status;
+}
+
+/* RB_EINVAL with the reason when the run's hardware.json (where it has a
+ * readable one) describes another machine than `now`. */
+static int same_machine(const char *run_dir, const json_t *now, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32], fp_was[40], fp_now[40], was_name[256], now_name[256];
+    json_t *was;
+    int status = 0;
+
+    snprintf(path, sizeof path, "%s/hardware.json", run_dir);
+    if (!(was = json_load_file(path, JSON_REJECT_DUPLICATES, NULL)))
+        return 0;                       /* none yet: the run stopped before writing it */
+    if (rb_db_machine_of(was, fp_was, sizeof fp_was, was_name, sizeof was_name)
+        || rb_db_machine_of(now, fp_now, sizeof fp_now, now_name, sizeof now_name)) {
+        snprintf(err, errlen, "out of memory");
+        status = RB_ENOMEM;
+    } else if (strcmp(fp_was, fp_now) != 0) {
+        snprintf(err, errlen, "%s: made on another machine (%s, machine %s; this is %s, "
+                 "machine %s); resume it there, or start a new run", run_dir, was_name, fp_was,
+                 now_name, fp_now);
+        status = RB_EINVAL;
+    }
+    json_decref(was);
+    return status;
+}
+
+int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, int same, char *err, size_t errlen)
 {
     char path[PATH_MAX + 32], *text = NULL;
     size_t len = 0;
@@ -272,12 +325,13 @@ int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errl
     FILE *mem;
     int status;
 
-    snprintf(path, sizeof path, "%s/hw.xml", r->dir);
-    if ((status = rb_hw_export_xml(path, err, errlen)) < 0)
-        return status;
     if (!(summary = rb_hw_summary(ctx, err, errlen)))
         return RB_EIO;
-    if ((status = write_json(r->dir, "hardware.json", summary, err, errlen)) < 0)
+    if (same && (status = same_machine(r->dir, summary, err, errlen)) < 0)
+        goto out_free_summary;
+    snprintf(path, sizeof path, "%s/hw.xml", r->dir);
+    if ((status = rb_hw_export_xml(path, err, errlen)) < 0
+        || (status = write_json(r->dir, "hardware.json", summary, err, errlen)) < 0)
         goto out_free_summary;
     if (!(mem = open_memstream(&text, &len))) {
         snprintf(err, errlen, "hardware.txt: %s", strerror(errno));

@@ -42,8 +42,16 @@ int rb_meta_set(const char *run_dir, const char *key, json_t *value, char *err,
  * RB_ENOMEM with a message. */
 int rb_meta_add_session(const char *run_dir, int argc, char **argv, uint64_t seed, char *err,
                         size_t errlen);
-/* hw.xml (hwloc export) and hardware.json (summary with devices). */
-int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, char *err, size_t errlen);
+/* hw.xml (hwloc export) and hardware.json (summary with devices); with
+ * same, a resumed run's check first: RB_EINVAL with the reason, nothing
+ * written, when its hardware.json describes another machine (the store's
+ * fingerprint, harness/store/db.h), so that one run's records are of one
+ * machine.  0, or an RB_E* status with a message. */
+int rb_run_write_hw(struct rb_run *r, struct rb_ctx *ctx, int same, char *err, size_t errlen);
+/* 0 when meta.json's version, git describe and configure options (where it
+ * has them) are this build's; else RB_EINVAL with the reason (RB_EIO: no
+ * readable meta.json), so that one run's records are of one build. */
+int rb_run_same_build(const char *run_dir, char *err, size_t errlen);
 int rb_run_has(const struct rb_run *r, const char *key);
 int rb_run_append(struct rb_run *r, const json_t *rec);
 /* Regenerate records.tsv and best.tsv from records.jsonl (temporary files
