@@ -5,6 +5,7 @@
  * beside the host's work. */
 #include <config.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "harness/run/timer.h"
@@ -93,8 +94,16 @@ static void *start_thread(void *arg)
 {
     struct embed_start *s = arg;
     uint64_t t0 = rb_now_ns();
+    stack_t own;
+    int kept = sigaltstack(NULL, &own) == 0;
     s->status = pick(s->name, s->ctx, &s->ops, s->why, sizeof s->why);
     s->seconds = rb_ms_since(t0) / 1e3;
+    /* An OpenCL platform's compiler (PoCL's LLVM) gives the thread that
+     * starts it a signal stack of its own, from malloc; the thread ends
+     * with the one it began with, which its end frees as its own (where
+     * that is a sanitizer's, it aborts on any other). */
+    if (kept)
+        sigaltstack(&own, NULL);
     return NULL;
 }
 
