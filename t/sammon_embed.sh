@@ -28,7 +28,7 @@ expect_error() {
     fi
 }
 
-tap_plan 43
+tap_plan 45
 tap_diag "no random data: iris with the PCA start"
 expect_error "duplicates without --dedup" --data iris
 want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
@@ -138,6 +138,24 @@ else
     tap_ok 1 "--backend opencl"
     tap_diag "$(cat "$tmp/log")"
 fi
+
+# Rows distinct in double but one point in float: refused where the work is
+# in float (the line names them and the backend), mapped where it is not.
+printf 'a,b,label\n1,2,0\n1.00000001,2,1\n3,5,0\n4,1,1\n' > "$tmp/f32.csv"
+"$bin" --data "$tmp/f32.csv" --backend opencl --out "$tmp/f32.tsv" >"$tmp/out" 2>"$tmp/err"
+st=$?
+if grep -q "built without it\|no OpenCL\|OpenCL device" "$tmp/err"; then
+    tap_skip "rows one point in float on opencl: $(tail -n 1 "$tmp/err")"
+else
+    want="sammon-embed: f32.csv: opencl: rows 1 and 2 are distinct but the same point in"
+    want="$want single precision, which opencl computes in (--backend omp keeps double)"
+    [ $st -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -e "$tmp/f32.tsv" ]
+    ok=$?; tap_ok $ok "rows one point in float: opencl refuses them (exit $st), naming both"
+    [ $ok -eq 0 ] || tap_diag "$(cat "$tmp/err")"
+fi
+"$bin" --data "$tmp/f32.csv" --backend omp --out "$tmp/f32.tsv" 2>/dev/null \
+    && [ "$(wc -l < "$tmp/f32.tsv")" -eq 5 ]
+tap_ok $? "and omp, in double, maps them"
 
 # --plot: a PNG through gnuplot, nothing left beside it.
 if command -v gnuplot >/dev/null 2>&1; then

@@ -240,14 +240,22 @@ static void summary(const struct phases *t, const struct embed_start *st, int it
             "Cawley's sammon.m reports E/2 = %.7f)\n", e_fin, it, e_fin / 2);
 }
 
+/* Whether --backend leaves room for a device engine. */
+static int maybe_device(const char *backend)
+{
+    return !backend || (strcmp(backend, "serial") != 0 && strcmp(backend, "omp") != 0);
+}
+
 /* Start, engine, rule, checks, outputs; y (N x m) is the caller's.  The
  * engine is the one the device's start st picked: waited for here, once
- * the input checks have passed and the start is computed. */
+ * the input checks have passed and the start is computed.  The inputs in
+ * float that a device engine uploads are made before the wait too. */
 static int embed_run(const struct embed_options *o, struct rb_dataset *d, const int *keep,
                      struct embed_start *st, double *y, struct phases *t)
 {
     static const char *const names[] = { "newton", "gd", "mass", "cawley" };
     struct sammon_engine e;
+    struct sammon_floats fl = { 0 };
     struct progress p;
     int N = d->N, m = o->outdim, rc = 0, it;
     double stress = 0.0;
@@ -255,11 +263,20 @@ static int embed_run(const struct embed_options *o, struct rb_dataset *d, const 
     if (o->init != INIT_RANDOM && (rc = start_pca(d, o, y)) != 0)
         return rc;
     t->start = rb_ms_since(t1) / 1e3;
-    if ((rc = embed_start_end(st, &t->waited)) != 0)
+    t1 = rb_now_ns();
+    if (maybe_device(o->backend) && sammon_floats_make(N, d->n, d->x, &fl) != 0)
+        return complain(1, "out of memory");
+    t->checks += rb_ms_since(t1) / 1e3;
+    if ((rc = embed_start_end(st, &t->waited)) != 0) {
+        sammon_floats_free(&fl);
         return complain(rc, "%s", st->why);
+    }
     const struct sammon_engine_ops *ops = st->ops;
-    const struct sammon_engine_opts eo = { .tile = o->tile };
-    if ((rc = sammon_engine_open(&e, ops, st->ctx, N, d->n, m, &eo, d->x)) != 0) {
+    const struct sammon_engine_opts eo = { .tile = o->tile,
+                                           .floats = ops->gpu && fl.xf ? &fl : NULL };
+    rc = sammon_engine_open(&e, ops, st->ctx, N, d->n, m, &eo, d->x);
+    sammon_floats_free(&fl);
+    if (rc != 0) {
         rc = complain(rc == RB_EINVAL ? 2 : 1, "%s: %s: %s", d->name, ops->name, e.msg);
         goto out_close;
     }

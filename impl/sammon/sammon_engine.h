@@ -58,10 +58,23 @@ struct sammon_engine_ops {
     int (*start)(struct rb_ctx *ctx, char *why, size_t len);
 };
 
-/* How a device engine runs: points per tile side (64 or 128; 0: 64), and
- * recompute 1 to take the recomputing form even where the triangle fits. */
+/* The inputs in float that the device engines upload, made on the host
+ * before the device is needed (embed makes them while the device starts):
+ * x / scale, scale the power of two that takes x's bounding-box diagonal
+ * to [0.5, 1) (exact); and two rows that are distinct in x but one point
+ * in float (0-based), or -1: an error for a device engine only. */
+struct sammon_floats {
+    float *xf;                  /* N x n */
+    double scale;
+    int dup_i, dup_j;
+};
+
+/* How a device engine runs: points per tile side (64 or 128; 0: 64),
+ * recompute 1 to take the recomputing form even where the triangle fits,
+ * and floats the inputs already in float (NULL: open makes them). */
 struct sammon_engine_opts {
     int tile, recompute;
+    const struct sammon_floats *floats;
 };
 
 struct sammon_engine {
@@ -72,6 +85,7 @@ struct sammon_engine {
     int recompute;              /* GPUs: the recomputing form asked for */
     double c;                   /* sum of the input distances, from open */
     double setup_s;             /* open's time on the host clock */
+    const struct sammon_floats *floats; /* opts', during open only */
     char device[128];           /* what runs it */
     char form[128];             /* how, e.g. "stored 1/d* (4.30 GB), tile 64" */
     char msg[512];              /* the reason of a failure */
@@ -102,10 +116,15 @@ extern const struct sammon_engine_ops sammon_engine_opencl;
 const struct sammon_engine_ops *sammon_engine_cuda_ops(void);
 const struct sammon_engine_ops *sammon_engine_hip_ops(void);
 
+/* f from x (N x n): 0, or RB_ENOMEM.  Free with sammon_floats_free. */
+int sammon_floats_make(int N, int n, const double *x, struct sammon_floats *f);
+void sammon_floats_free(struct sammon_floats *f);
+
 /* Shared by the device engines (sammon_engine_cpu.c).  The power of two
  * that takes x's bounding-box diagonal to [0.5, 1), and x / scale in
- * float; 0, or RB_EINVAL with the rows named in e->msg when two distinct
- * rows coincide once rounded to float. */
+ * float (copied from e->floats where the caller made them); 0, or
+ * RB_EINVAL with the rows named in e->msg when two distinct rows coincide
+ * once rounded to float. */
 int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale, float *xf);
 /* y / scale in float (scale a power of two), over the host's cores for
  * large maps: each evaluation's upload. */

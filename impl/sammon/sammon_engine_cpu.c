@@ -28,9 +28,11 @@ int sammon_engine_open(struct sammon_engine *e, const struct sammon_engine_ops *
     e->m = m;
     e->tile = opts && opts->tile ? opts->tile : 64;
     e->recompute = opts && opts->recompute;
+    e->floats = opts ? opts->floats : NULL;
     uint64_t t0 = rb_now_ns();
     int rc = ops->open(e, x);
     e->setup_s = rb_ms_since(t0) / 1e3;
+    e->floats = NULL;                   /* the caller's, for open alone */
     if (rc && !e->msg[0])
         snprintf(e->msg, sizeof e->msg, "%s", rb_strerror(rc));
     return rc;
@@ -136,10 +138,13 @@ const struct sammon_engine_ops sammon_engine_omp = {
 
 /* --- what the device engines share --- */
 
-int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale, float *xf)
+/* x / scale into xf, scale the power of two that takes x's bounding-box
+ * diagonal to [0.5, 1), and two rows distinct in x but one point in float
+ * (*i < 0: none).  0, or RB_ENOMEM. */
+static int floats_into(int N, int n, const double *x, float *xf, double *scale, int *i, int *j)
 {
-    const size_t len = (size_t)e->N * e->n;
-    double extent = sammon_extent(e->N, e->n, x);
+    const size_t len = (size_t)N * n;
+    double extent = sammon_extent(N, n, x);
     int ex = 0;
     frexp(extent > 0 && isfinite(extent) ? extent : 1.0, &ex);
     *scale = ldexp(1.0, ex);
@@ -150,14 +155,47 @@ int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale
         xf[k] = (float)(x[k] / *scale);
         back[k] = xf[k];
     }
+    if (!sammon_find_duplicate(N, n, back, i, j))
+        *i = *j = -1;
+    free(back);
+    return 0;
+}
+
+int sammon_floats_make(int N, int n, const double *x, struct sammon_floats *f)
+{
+    *f = (struct sammon_floats){ .dup_i = -1, .dup_j = -1 };
+    if (!(f->xf = malloc((size_t)N * n * sizeof *f->xf)))
+        return RB_ENOMEM;
+    int rc = floats_into(N, n, x, f->xf, &f->scale, &f->dup_i, &f->dup_j);
+    if (rc)
+        sammon_floats_free(f);
+    return rc;
+}
+
+void sammon_floats_free(struct sammon_floats *f)
+{
+    free(f->xf);
+    f->xf = NULL;
+}
+
+int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale, float *xf)
+{
+    const struct sammon_floats *f = e->floats;
     int i, j, rc = 0;
-    if (sammon_find_duplicate(e->N, e->n, back, &i, &j)) {
+    if (f) {                            /* made before the device was needed: a copy */
+        memcpy(xf, f->xf, (size_t)e->N * e->n * sizeof *xf);
+        *scale = f->scale;
+        i = f->dup_i;
+        j = f->dup_j;
+    } else if ((rc = floats_into(e->N, e->n, x, xf, scale, &i, &j)) != 0) {
+        return rc;
+    }
+    if (i >= 0) {
         snprintf(e->msg, sizeof e->msg, "rows %d and %d are distinct but the same point in "
                  "single precision, which %s computes in (--backend omp keeps double)", i + 1,
                  j + 1, e->ops->name);
         rc = RB_EINVAL;
     }
-    free(back);
     return rc;
 }
 
