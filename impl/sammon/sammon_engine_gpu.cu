@@ -235,6 +235,14 @@ static double stress_of(const struct gpu_engine *k)
     return sum / k->c_scaled;
 }
 
+// The stream done, the stress of its last pass.
+static int stress_back(struct gpu_engine *k, double *stress)
+{
+    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    *stress = stress_of(k);
+    return 0;
+}
+
 // The resident map (sammon.h): y in double on the device, the float map
 // of each pass made from it there.  Failures leave the reason in e->msg.
 static int resident_done(struct sammon_engine *e, struct gpu_engine *k, int rc)
@@ -259,11 +267,7 @@ static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *
         ny, k->yd, 1.0 / k->scale, k->y);
     GPU_CHECK_LAUNCH(&k->c);
     int rc = pass(e, k, 1);
-    if (rc)
-        return rc;
-    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
-    *stress = stress_of(k);
-    return 0;
+    return rc ? rc : stress_back(k, stress);
 }
 
 static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, double mf,
@@ -274,11 +278,7 @@ static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, do
         k->yd, k->y);
     GPU_CHECK_LAUNCH(&k->c);
     int rc = pass(e, k, more);
-    if (rc)
-        return rc;
-    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
-    *stress = stress_of(k);
-    return 0;
+    return rc ? rc : stress_back(k, stress);
 }
 
 static int fetch_on(struct sammon_engine *e, struct gpu_engine *k, double *y)
