@@ -28,7 +28,7 @@ expect_error() {
     fi
 }
 
-tap_plan 45
+tap_plan 46
 tap_diag "no random data: iris with the PCA start"
 expect_error "duplicates without --dedup" --data iris
 want="sammon-embed: iris: rows 102 and 143 are the same point (5.8 2.7 5.1 1.9);"
@@ -111,6 +111,18 @@ tap_ok $? "a time line, then the stress line last"
 grep -q "; device choice and start [0-9.]* s beside data, checks and start, [0-9.]* s of it \
 waited for; total [0-9.]* s$" "$tmp/log"
 tap_ok $? "the time line gives the device's start and the part of it waited for"
+
+# The starts (X^T X in bands of rows over the threads) and the fp64 omp
+# map: the same numbers whatever the thread count.
+same=0
+for init in pca cmdscale; do
+    for t in 1 3; do
+        "$bin" --data random:3000x20 --seed 5 --init $init --backend omp --threads $t \
+            --rule newton --iters 2 --out "$tmp/t$t.tsv" 2>/dev/null || same=1
+    done
+    cmp -s "$tmp/t1.tsv" "$tmp/t3.tsv" || same=1
+done
+tap_ok $same "pca and cmdscale starts and the omp map: the same on 1 and 3 threads"
 
 # The device starts beside the loading and checking, yet bad input is
 # still what is said first: the device's line comes only for good data.

@@ -166,26 +166,17 @@ static void trace(int iter, double stress, void *arg)
             s / iter * (p->iters - iter));
 }
 
-/* The pca or cmdscale start, from the data on the host. */
+/* The pca or cmdscale start, from the data on the host (cmdscale from a
+ * centred copy). */
 static int start_pca(const struct rb_dataset *d, const struct embed_options *o, double *y)
 {
     int N = d->N, n = d->n, m = o->outdim, rc = 0;
     if (o->init == INIT_PCA && (rc = embed_check_pca_scale(d)) != 0)
         return rc;
-    double *xc = malloc((size_t)N * n * sizeof *xc);
-    if (!xc)
+    double *xc = NULL;
+    if (o->init == INIT_CMDSCALE && !(xc = embed_centred(d)))
         return complain(1, "out of memory");
-    memcpy(xc, d->x, (size_t)N * n * sizeof *xc);
-    /* cmdscale on Euclidean distances is the PCA of the centred data. */
-    for (int q = 0; o->init == INIT_CMDSCALE && q < n; q++) {
-        double mean = 0.0;
-        for (int p = 0; p < N; p++)
-            mean += xc[(size_t)p * n + q];
-        mean /= N;
-        for (int p = 0; p < N; p++)
-            xc[(size_t)p * n + q] -= mean;
-    }
-    if (sammon_init_pca(N, n, m, xc, y) != 0)
+    if (sammon_init_pca(N, n, m, xc ? xc : d->x, y) != 0)
         rc = complain(2, "%s: the data have fewer than %d independent directions, so %s "
                       "cannot start in %d dimensions (try --init random)", d->name, m,
                       o->init == INIT_PCA ? "pca" : "cmdscale", m);

@@ -102,14 +102,36 @@ int embed_check_extent(const struct rb_dataset *d)
 /* The entries of X^T X are sums of N products of coordinates. */
 int embed_check_pca_scale(const struct rb_dataset *d)
 {
+    const size_t len = (size_t)d->N * d->n;
     double top = 0.0;
-    for (size_t k = 0; k < (size_t)d->N * d->n; k++)
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : top) if (len >= 65536)
+#endif
+    for (size_t k = 0; k < len; k++)
         top = fmax(top, fabs(d->x[k]));
     if (top <= sqrt(DBL_MAX / (4.0 * d->N * (double)d->n)))
         return 0;
     return complain(2, "%s: coordinates as large as %.3g make the pca start's X^T X overflow "
                     "double precision (try --init cmdscale, which centres the data, or "
                     "--init random)", d->name, top);
+}
+
+double *embed_centred(const struct rb_dataset *d)
+{
+    const int N = d->N, n = d->n;
+    double *xc = malloc((size_t)N * n * sizeof *xc);
+    if (!xc)
+        return NULL;
+    memcpy(xc, d->x, (size_t)N * n * sizeof *xc);
+    for (int q = 0; q < n; q++) {
+        double mean = 0.0;
+        for (int p = 0; p < N; p++)
+            mean += xc[(size_t)p * n + q];
+        mean /= N;
+        for (int p = 0; p < N; p++)
+            xc[(size_t)p * n + q] -= mean;
+    }
+    return xc;
 }
 
 int embed_check_finite(const struct rb_dataset *d, const double *y, int len, double e, int it,

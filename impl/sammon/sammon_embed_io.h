@@ -38,6 +38,10 @@ int embed_duplicates(struct rb_dataset *d, int dedup, int *keep);
 int embed_check_extent(const struct rb_dataset *d);
 /* The pca start's X^T X overflowing (2). */
 int embed_check_pca_scale(const struct rb_dataset *d);
+
+/* The data with each column's mean taken off (cmdscale's start is their
+ * PCA), or NULL out of memory. */
+double *embed_centred(const struct rb_dataset *d);
 /* A map whose stress or a coordinate is not finite (1): never written. */
 int embed_check_finite(const struct rb_dataset *d, const double *y, int len, double e, int it,
                        const char *out);

@@ -138,6 +138,10 @@ const struct sammon_engine_ops sammon_engine_omp = {
 
 /* --- what the device engines share --- */
 
+/* Loops over the inputs, or between two device passes with the device
+ * idle: over the host's cores, for sizes where that pays. */
+#define PAR_MIN 16384
+
 /* x / scale into xf, scale the power of two that takes x's bounding-box
  * diagonal to [0.5, 1), and two rows distinct in x but one point in float
  * (*i < 0: none).  0, or RB_ENOMEM. */
@@ -151,8 +155,10 @@ static int floats_into(int N, int n, const double *x, float *xf, double *scale, 
     double *back = malloc(len * sizeof *back);
     if (!back)
         return RB_ENOMEM;
+    const double sc = *scale;
+#pragma omp parallel for schedule(static) if (len >= PAR_MIN)
     for (size_t k = 0; k < len; k++) {
-        xf[k] = (float)(x[k] / *scale);
+        xf[k] = (float)(x[k] / sc);
         back[k] = xf[k];
     }
     if (!sammon_find_duplicate(N, n, back, i, j))
@@ -198,10 +204,6 @@ int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale
     }
     return rc;
 }
-
-/* The per-iteration loops below run between two device passes, with the
- * device idle: over the host's cores, for sizes where that pays. */
-#define PAR_MIN 16384
 
 void sammon_engine_to_float(size_t len, const double *y, double scale, float *out)
 {

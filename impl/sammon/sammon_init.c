@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "impl/common/rng.h"
 #include "impl/sammon/sammon.h"
 
@@ -70,6 +73,40 @@ static void jacobi_eigen(int n, double *a, double *v)
                 jacobi_rotate(n, a, v, p, q);
 }
 
+/* a = X^T X (n x n, zeroed), each entry summed over the rows i in order, so
+ * that the start is the same whatever the thread count: each thread takes
+ * a band of rows p of a, its upper part q >= p, in one sweep over X (O(N
+ * n^2 / 2); 65536 x 64 on one thread is a noticeable part of a GPU run),
+ * and the lower part is mirrored. */
+static void gram_upper(int N, int n, const double *x, double *a)
+{
+#ifdef _OPENMP
+#pragma omp parallel if ((size_t)N * n >= 65536)
+#endif
+    {
+        int lo = 0, hi = n;
+#ifdef _OPENMP
+        /* Bands of equal work: band t ends where (n - p)^2 has dropped by
+         * t + 1 shares of n^2. */
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        lo = n - (int)lround(n * sqrt(1.0 - (double)t / T));
+        hi = n - (int)lround(n * sqrt(1.0 - (double)(t + 1) / T));
+#endif
+        for (int i = 0; i < N; i++) {
+            const double *xi = x + (size_t)i * n;
+            for (int p = lo; p < hi; p++) {
+                const double xp = xi[p];
+                double *ap = a + (size_t)p * n;
+                for (int q = p; q < n; q++)
+                    ap[q] += xp * xi[q];
+            }
+        }
+    }
+    for (int p = 0; p < n; p++)
+        for (int q = 0; q < p; q++)
+            a[(size_t)p * n + q] = a[(size_t)q * n + p];
+}
+
 /* The index of the largest eigenvalue not yet taken. */
 static int next_largest(int n, const double *a, const char *taken)
 {
@@ -89,16 +126,7 @@ int sammon_init_pca(int N, int n, int m, const double *x, double *y)
     int rc = -1;
     if (!a || !v || !taken)
         goto out_free;
-    /* X^T X a row per thread, each entry summed over i in order: the same
-     * start whatever the thread count (O(N n^2): 65536 x 64 takes a
-     * noticeable part of a GPU run on one thread). */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static)
-#endif
-    for (int p = 0; p < n; p++)
-        for (int i = 0; i < N; i++)
-            for (int q = 0; q < n; q++)
-                a[(size_t)p * n + q] += x[(size_t)i * n + p] * x[(size_t)i * n + q];
+    gram_upper(N, n, x, a);
     jacobi_eigen(n, a, v);
     double top = 0.0;
     for (int col = 0; col < m; col++) {
@@ -117,6 +145,9 @@ int sammon_init_pca(int N, int n, int m, const double *x, double *y)
             if (fabs(v[(size_t)p * n + k]) > fabs(v[(size_t)big * n + k]))
                 big = p;
         double sgn = v[(size_t)big * n + k] < 0 ? -1.0 : 1.0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if ((size_t)N * n >= 65536)
+#endif
         for (int i = 0; i < N; i++) {
             double s = 0.0;
             for (int p = 0; p < n; p++)

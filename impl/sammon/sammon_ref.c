@@ -6,6 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "impl/sammon/sammon.h"
 #include "impl/sammon/sammon_dist.h"
 
@@ -72,23 +75,48 @@ static double column_span(int N, int n, const double *x, int q)
     return hi - lo;
 }
 
-/* Every column's span into span (2 n values, the second half scratch), in
- * one pass over the rows: column_span a column at a time strides through
- * the whole matrix once per column. */
-static void column_spans(int N, int n, const double *x, double *span)
+/* Every column's span into span (n values) in one pass over the rows:
+ * column_span a column at a time strides through the whole matrix once
+ * per column.  Over the host's cores in bands of rows where that pays,
+ * each band's extremes into scratch of its own (min and max are exact, so
+ * the bands' order does not matter); -1 when that scratch cannot be had. */
+static int column_spans(int N, int n, const double *x, double *span)
 {
-    double *lo = span + n;
-    for (int q = 0; q < n; q++)
-        lo[q] = span[q] = x[q];
-    for (int p = 1; p < N; p++) {
-        const double *row = x + (size_t)p * n;
-        for (int q = 0; q < n; q++) {
-            lo[q] = fmin(lo[q], row[q]);
-            span[q] = fmax(span[q], row[q]);
+    int bands = 1;
+#ifdef _OPENMP
+    if ((size_t)N * n >= 65536)
+        bands = omp_get_max_threads();
+#endif
+    bands = bands < N ? bands : N;
+    double *part = malloc((size_t)bands * 2 * n * sizeof *part);
+    if (!part)
+        return -1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(bands)
+#endif
+    for (int b = 0; b < bands; b++) {
+        const int p0 = (int)((long long)N * b / bands), p1 = (int)((long long)N * (b + 1) / bands);
+        double *hi = part + (size_t)b * 2 * n, *lo = hi + n;
+        for (int q = 0; q < n; q++)
+            lo[q] = hi[q] = x[(size_t)p0 * n + q];
+        for (int p = p0 + 1; p < p1; p++) {
+            const double *row = x + (size_t)p * n;
+            for (int q = 0; q < n; q++) {
+                lo[q] = fmin(lo[q], row[q]);
+                hi[q] = fmax(hi[q], row[q]);
+            }
         }
     }
-    for (int q = 0; q < n; q++)
-        span[q] -= lo[q];
+    for (int q = 0; q < n; q++) {
+        double lo = part[n + q], hi = part[q];
+        for (int b = 1; b < bands; b++) {
+            hi = fmax(hi, part[(size_t)b * 2 * n + q]);
+            lo = fmin(lo, part[(size_t)b * 2 * n + n + q]);
+        }
+        span[q] = hi - lo;
+    }
+    free(part);
+    return 0;
 }
 
 double sammon_extent(int N, int n, const double *x)
@@ -96,9 +124,11 @@ double sammon_extent(int N, int n, const double *x)
     double top = 0.0, sum = 0.0;
     if (N < 1 || n < 1)
         return 0.0;
-    double *span = malloc(2 * (size_t)n * sizeof *span);
-    if (span)
-        column_spans(N, n, x, span);
+    double *span = malloc((size_t)n * sizeof *span);
+    if (span && column_spans(N, n, x, span) != 0) {
+        free(span);
+        span = NULL;
+    }
     for (int q = 0; q < n; q++)
         top = fmax(top, span ? span[q] : column_span(N, n, x, q));
     /* Scaled by the largest span, so that only an extent beyond DBL_MAX
