@@ -49,9 +49,14 @@ AS_IF([test $rb_cuda_happy = yes], [
   RB_CUDA_LIBS="-L$rb_cuda_libdir -Wl,-rpath,$rb_cuda_libdir -lcudart -lstdc++"
   rb_cuda_version=`"$NVCC" --version | $SED -n 's/.*release \(@<:@0-9.@:>@*\).*/\1/p'`
   rb_cuda_why="nvcc $rb_cuda_version, sm_$rb_cuda_arch + PTX"
+  dnl cuBLAS is opened on first use (impl/sbo/sbo_cublas.cu), not linked:
+  dnl the library found here, by its versioned name where it has one.
   AS_IF([test $rb_cublas_happy = yes], [
-    RB_CUDA_LIBS="-lcublas $RB_CUDA_LIBS"
+    rb_cublas_lib=`ls "$rb_cuda_libdir"/libcublas.so.@<:@0-9@:>@* 2>/dev/null | $SED -n '/\.so\.@<:@0-9@:>@*$/p' | head -n 1`
+    AS_IF([test -z "$rb_cublas_lib"], [rb_cublas_lib="$rb_cuda_libdir/libcublas.so"])
+    AC_SEARCH_LIBS([dlopen], [dl])
     rb_cuda_why="$rb_cuda_why, cuBLAS"
+    AC_DEFINE_UNQUOTED([RB_CUBLAS_LIB], ["$rb_cublas_lib"], [The cuBLAS library opened on first use.])
     AC_DEFINE([RB_HAVE_CUBLAS], [1], [Define if cuBLAS is used.])],
     [rb_cuda_why="$rb_cuda_why, no cuBLAS"])
   AC_DEFINE([RB_HAVE_CUDA], [1], [Define if the CUDA backend is built.])])

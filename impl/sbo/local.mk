@@ -71,16 +71,20 @@ endif RB_HAVE_BLAS
 # sbo_gpu_train_state.h say how) compiled for each through its rule
 # (Makefile.am), one table built for each, one set of kernels
 # (kernels/cuda/sbo_*.cuh); the case above needs BLAS.  The training's
-# GEMMs go through cuBLAS where configure found it (RB_CUDA_LIBS links it).
+# GEMMs go through cuBLAS where configure found it, opened on first use
+# (sbo_cublas.h).
 RB_SBO_GPU_SOURCES = %reldir%/sbo_gpu.h %reldir%/sbo_gpu_kernels.h %reldir%/sbo_gpu_state.h \
 	%reldir%/sbo_gpu_case.cu %reldir%/sbo_gpu_launch.cu %reldir%/sbo_gpu_train_state.h \
 	%reldir%/sbo_gpu_train_steps.cu %reldir%/sbo_gpu_train_loop.cu \
 	%reldir%/sbo_gpu_train_case.cu %reldir%/sbo_gpu_train_host.cu \
 	%reldir%/sbo_gpu_train_direct.cu %reldir%/sbo_gpu_engine.cu %reldir%/sbo_gpu_table.c
-EXTRA_DIST += $(RB_SBO_GPU_SOURCES)
+EXTRA_DIST += $(RB_SBO_GPU_SOURCES) %reldir%/sbo_cublas.h %reldir%/sbo_cublas.cu
 if RB_HAVE_BLAS
 if RB_HAVE_CUDA
 librb_cuda_a_SOURCES += $(RB_SBO_GPU_SOURCES)
+if RB_HAVE_CUBLAS
+librb_cuda_a_SOURCES += %reldir%/sbo_cublas.h %reldir%/sbo_cublas.cu
+endif RB_HAVE_CUBLAS
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 librb_hip_a_SOURCES += %reldir%/sbo_gpu.h %reldir%/sbo_gpu_table.c

@@ -97,11 +97,14 @@ int gt_prepare(struct rb_case *c, gtrain *t, const void *Y, const void *D)
     GPU_CHECK(c, gpuStreamSynchronize(t->stream));
 #if SBO_GPU_CUBLAS
     if (t->cublas) {
-        if (cublasCreate(&t->blas) != CUBLAS_STATUS_SUCCESS) {
+        char why[512];
+        if (sbo_cublas_open(why, sizeof why) != 0)
+            return rb_fail(c, RB_EDEVICE, "%s", why);
+        if (sbo_cublas_create(&t->blas) != CUBLAS_STATUS_SUCCESS) {
             t->blas = NULL;
             return rb_fail(c, RB_EDEVICE, "cublasCreate failed");
         }
-        if (cublasSetStream(t->blas, t->stream) != CUBLAS_STATUS_SUCCESS)
+        if (sbo_cublas_set_stream(t->blas, t->stream) != CUBLAS_STATUS_SUCCESS)
             return rb_fail(c, RB_EDEVICE, "cublasSetStream failed");
     }
 #endif
@@ -115,7 +118,7 @@ void gt_release(gtrain *t)
         (void)gpuStreamSynchronize(t->stream);
 #if SBO_GPU_CUBLAS
     if (t->blas)
-        cublasDestroy(t->blas);
+        sbo_cublas_destroy(t->blas);
     t->blas = NULL;
 #endif
     void **mems[] = { &t->Y, &t->D, &t->E, (void **)&t->best, &t->energy, &t->ynorm, &t->r,

@@ -175,8 +175,12 @@ int gemm_host(struct rb_case *c, int p, int nb, int n, int ny, const double *D, 
     }
     t.cublas = cublas;
 #if SBO_GPU_CUBLAS
-    if (rc == 0 && cublas && (cublasCreate(&t.blas) != CUBLAS_STATUS_SUCCESS
-                              || cublasSetStream(t.blas, t.stream) != CUBLAS_STATUS_SUCCESS))
+    char why[512];
+    if (rc == 0 && cublas && sbo_cublas_open(why, sizeof why) != 0)
+        rc = rb_fail(c, RB_EDEVICE, "%s", why);
+    if (rc == 0 && cublas
+        && (sbo_cublas_create(&t.blas) != CUBLAS_STATUS_SUCCESS
+            || sbo_cublas_set_stream(t.blas, t.stream) != CUBLAS_STATUS_SUCCESS))
         rc = rb_fail(c, RB_EDEVICE, "cuBLAS handle");
 #endif
     rc = rc ? rc : put(c, &t, t.D, D, nb * pp);

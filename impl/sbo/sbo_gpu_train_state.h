@@ -22,7 +22,7 @@
 #include "kernels/cuda/sbo_train_svd.cuh"
 
 #if defined(RB_HAVE_CUBLAS) && !defined(RB_GPU_HIP)
-#include <cublas_v2.h>
+#include "impl/sbo/sbo_cublas.h"
 #define SBO_GPU_CUBLAS 1
 #else
 #define SBO_GPU_CUBLAS 0

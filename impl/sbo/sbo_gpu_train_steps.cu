@@ -316,7 +316,7 @@ static cublasStatus_t gemm_blas(cublasHandle_t h, cublasOperation_t ta, cublasOp
                                 int n)
 {
     const float one = 1.0f, zero = 0.0f;
-    return cublasSgemmBatched(h, ta, tb, M, N, K, &one, A, lda, B, ldb, &zero, C, ldc, n);
+    return sbo_cublas_sgemm_batched(h, ta, tb, M, N, K, &one, A, lda, B, ldb, &zero, C, ldc, n);
 }
 
 static cublasStatus_t gemm_blas(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
@@ -325,7 +325,7 @@ static cublasStatus_t gemm_blas(cublasHandle_t h, cublasOperation_t ta, cublasOp
                                 int n)
 {
     const double one = 1.0, zero = 0.0;
-    return cublasDgemmBatched(h, ta, tb, M, N, K, &one, A, lda, B, ldb, &zero, C, ldc, n);
+    return sbo_cublas_dgemm_batched(h, ta, tb, M, N, K, &one, A, lda, B, ldb, &zero, C, ldc, n);
 }
 #endif
 
