@@ -340,6 +340,34 @@ __device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[
     }
 }
 
+// The one-group case of sammon_stored_sums (KG = K) with a barrier less:
+// buf is one of two buffers taken in turn, so that the write here cannot
+// meet the reads of the call before (they were of the other buffer) nor
+// of the call before that (the barrier of the call between them parts
+// them).  The caller alternates the buffers and never calls it on data
+// staged in buf by anything else.
+template <int R, int K>
+__device__ __forceinline__ void sammon_stored_sums_alt(float *buf, const float (&v)[R][K], int c,
+                                                       int s, float *g, int p0, int N)
+{
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+#pragma unroll
+    for (int k = 0; k < K; k++)
+#pragma unroll
+        for (int a = 0; a < R; a++)
+            buf[(k * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k];
+    __syncthreads();
+    for (int o = threadIdx.x; o < K * TILE; o += SAMMON_TILED_THREADS) {
+        const int k = o / TILE, p = o % TILE;
+        float sum = 0.0f;
+#pragma unroll
+        for (int r = 0; r < S; r++)
+            sum += buf[(k * S + r) * LD + p];
+        if (p0 + p < N)
+            atomicAdd(&g[(size_t)(p0 + p) * K + k], sum);
+    }
+}
+
 // One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
 // far) gets the MODE's sums; stress_part[block], if MODE has a stress, the
 // block's sum of stress terms over its unordered pairs (fp64; c not
@@ -367,8 +395,17 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
     constexpr bool SUMS = sammon_pass_sums<M, MODE>() > 0;
     constexpr bool STRESS = MODE != SAMMON_PASS_GD;
     constexpr int KG = sammon_stored_group<R, K>();
+    // The embedding pass's stored form, its sums in one group, takes two
+    // buffers in turn where both fit the 48 KB of static shared memory
+    // (m = 2; not m = 3's seven sums): one barrier a tile less, 1% of that
+    // pass on the H200.  The GD pass, at the bandwidth floor already,
+    // keeps one buffer.
+    constexpr bool ALT = STORED && MODE == SAMMON_PASS_EMBED && KG == K
+                         && (2 * K * KC * LD * sizeof(float)
+                             + SAMMON_TILED_THREADS * sizeof(double) + 4 * sizeof(float)
+                             <= 48 * 1024);
     static_assert(KC == S, "the staging buffer holds the sums' rows");
-    __shared__ __align__(16) float xi_s[KG * KC * LD];  // staging, then the sums
+    __shared__ __align__(16) float xi_s[(ALT ? 2 : 1) * KG * KC * LD];  // staging, then sums
     __shared__ __align__(16) float xj_s[STORED ? 4 : KC * LD];
     __shared__ float yj_s[STORED ? 1 : M * TILE];
     __shared__ double sum_s[STRESS ? SAMMON_TILED_THREADS : 1];
@@ -403,6 +440,7 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
         sammon_stored_yj<M, R>(yn, y, N, jt_begin * TILE, tx);
     }
     double stress = 0.0;
+    int half = 0;                       // ALT: the buffer of the next sums
     // One tile pair: FULL when its every pair is a pair (off the diagonal,
     // inside N), so that the walk below runs those in a loop of their own.
     auto tile = [&](auto full, int jt) {
@@ -444,8 +482,12 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
         stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
         // The diagonal tile's pairs were summed both ways; elsewhere the 16
         // threads of a column tx hold sums over different points i.
-        if (SUMS && jt != I)
+        if (ALT && jt != I) {
+            sammon_stored_sums_alt<R, K>(xi_s + half * (K * KC * LD), sj, ty, tx, g, j0, N);
+            half ^= 1;
+        } else if (SUMS && jt != I) {
             sammon_stored_sums<R, K>(xi_s, sj, ty, tx, g, j0, N);
+        }
     };
     // Tiles J < I of a row inside N are full.
     const int full_end = i0 + TILE <= N ? (jt_end < I ? jt_end : I) : jt_begin;
@@ -454,7 +496,9 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
         tile(sammon_bool<true>(), jt);
     for (; jt < jt_end; jt++)
         tile(sammon_bool<false>(), jt);
-    if constexpr (SUMS)
+    if constexpr (ALT)
+        sammon_stored_sums_alt<R, K>(xi_s + half * (K * KC * LD), si, tx, ty, g, i0, N);
+    else if constexpr (SUMS)
         sammon_stored_sums<R, K>(xi_s, si, tx, ty, g, i0, N);
     if constexpr (STRESS) {
         const double total = sammon_block_sum(sum_s, stress);
