@@ -90,20 +90,31 @@ static int pick(const char *name, struct rb_ctx *ctx, const struct sammon_engine
     return 2;
 }
 
-static void *start_thread(void *arg)
+/* fn(arg), ending with the signal stack the thread began with: an OpenCL
+ * platform's compiler (PoCL's LLVM) gives the thread that starts it a
+ * signal stack of its own, from malloc, and a thread's end frees the one
+ * it finds as its own (where that is a sanitizer's, it aborts on any
+ * other). */
+static void keeping_signal_stack(void (*fn)(void *), void *arg)
+{
+    stack_t own;
+    int kept = sigaltstack(NULL, &own) == 0;
+    fn(arg);
+    if (kept)
+        sigaltstack(&own, NULL);
+}
+
+static void start(void *arg)
 {
     struct embed_start *s = arg;
     uint64_t t0 = rb_now_ns();
-    stack_t own;
-    int kept = sigaltstack(NULL, &own) == 0;
     s->status = pick(s->name, s->ctx, &s->ops, s->why, sizeof s->why);
     s->seconds = rb_ms_since(t0) / 1e3;
-    /* An OpenCL platform's compiler (PoCL's LLVM) gives the thread that
-     * starts it a signal stack of its own, from malloc; the thread ends
-     * with the one it began with, which its end frees as its own (where
-     * that is a sanitizer's, it aborts on any other). */
-    if (kept)
-        sigaltstack(&own, NULL);
+}
+
+static void *start_thread(void *arg)
+{
+    keeping_signal_stack(start, arg);
     return NULL;
 }
 
@@ -126,4 +137,34 @@ int embed_start_end(struct embed_start *s, double *waited)
     if (waited)
         *waited = rb_ms_since(t0) / 1e3;
     return s->status;
+}
+
+static void finish(void *arg)
+{
+    struct embed_finish *f = arg;
+    const struct sammon_engine_ops *ops = f->e->ops;
+    sammon_engine_close(f->e);
+    if (ops && ops->stop)
+        ops->stop(f->ctx);
+}
+
+static void *finish_thread(void *arg)
+{
+    keeping_signal_stack(finish, arg);
+    return NULL;
+}
+
+void embed_finish_begin(struct embed_finish *f, struct sammon_engine *e, struct rb_ctx *ctx)
+{
+    *f = (struct embed_finish){ .e = e, .ctx = ctx };
+    f->running = pthread_create(&f->thread, NULL, finish_thread, f) == 0;
+    if (!f->running)
+        finish(f);                      /* no thread to be had: here */
+}
+
+void embed_finish_end(struct embed_finish *f)
+{
+    if (f->running)
+        pthread_join(f->thread, NULL);
+    f->running = 0;
 }

@@ -31,6 +31,23 @@ struct embed_start {
 void embed_start_begin(struct embed_start *s, const char *name, struct rb_ctx *ctx);
 /* Wait for it; its status, and in *waited (may be NULL) the wait. */
 int embed_start_end(struct embed_start *s, double *waited);
+/* Closing the engine, and stopping its device (sammon_engine_ops' stop),
+ * on a thread of its own while the caller writes the outputs: freeing a
+ * device's memory and tearing down its context take a noticeable part of
+ * a second, and nothing written needs them.  The caller ends it on every
+ * path once begun. */
+struct embed_finish {
+    struct sammon_engine *e;
+    struct rb_ctx *ctx;
+    pthread_t thread;
+    int running;
+};
+
+/* Begin closing e (open, its results fetched); the caller no longer uses
+ * it. */
+void embed_finish_begin(struct embed_finish *f, struct sammon_engine *e, struct rb_ctx *ctx);
+/* Wait for the close and the stop. */
+void embed_finish_end(struct embed_finish *f);
 /* 0 when `name` is a backend built in; else 2 after one line. */
 int embed_engine_known(const char *name);
 /* The names built in, "serial|omp|..." for --help. */

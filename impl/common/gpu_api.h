@@ -36,6 +36,7 @@
 #define gpuStream_t hipStream_t
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
+#define gpuDeviceReset hipDeviceReset
 #define gpuMemcpy hipMemcpy
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
@@ -82,6 +83,7 @@
 #define gpuStream_t cudaStream_t
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
+#define gpuDeviceReset cudaDeviceReset
 #define gpuMemcpy cudaMemcpy
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice

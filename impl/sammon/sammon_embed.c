@@ -282,14 +282,20 @@ static int embed_run(const struct embed_options *o, struct rb_dataset *d, const 
         rc = complain(1, "%s: %s", ops->name, it == RB_ENOMEM ? "out of memory" : e.msg);
         goto out_close;
     }
-    if ((rc = embed_check_finite(d, y, N * m, stress, it, o->out)) != 0)
-        goto out_close;
-    t1 = rb_now_ns();
-    if ((rc = embed_write_tsv(o, d, y, keep, N)) == 0 && o->plot)
-        rc = embed_plot(o, d, y, keep, N);
-    t->output = rb_ms_since(t1) / 1e3;
+    /* The map is on the host: the engine and its device are given back
+     * beside the checks and the outputs. */
+    struct embed_finish fin;
+    embed_finish_begin(&fin, &e, st->ctx);
+    if ((rc = embed_check_finite(d, y, N * m, stress, it, o->out)) == 0) {
+        t1 = rb_now_ns();
+        if ((rc = embed_write_tsv(o, d, y, keep, N)) == 0 && o->plot)
+            rc = embed_plot(o, d, y, keep, N);
+        t->output = rb_ms_since(t1) / 1e3;
+    }
+    embed_finish_end(&fin);
     if (rc == 0)
         summary(t, st, it, stress);
+    return rc;
 out_close:
     sammon_engine_close(&e);
     return rc;

@@ -187,15 +187,47 @@ int embed_probe_outputs(const struct embed_options *o)
     return probe("--plot", o->plot);
 }
 
+/* One row into buf (at least ROW_MAX bytes); its length. */
+enum { ROW_MAX = 3 * (17 + 1) + 11 + 2 };   /* m <= 3 of %.10g, tabs, a label */
+
+static size_t format_row(char *buf, int m, const double *y, int label)
+{
+    size_t at = 0;
+    for (int q = 0; q < m; q++)
+        at += (size_t)snprintf(buf + at, ROW_MAX - at, "%.10g\t", y[q]);
+    at += (size_t)snprintf(buf + at, ROW_MAX - at, "%d\n", label);
+    return at;
+}
+
+/* The header and the rows.  The rows are formatted over the host's cores
+ * in blocks and written in order: printf's formatting alone takes 50 ms for
+ * 65536 rows on one core, a part of a whole GPU run. */
 static int write_rows(FILE *f, int m, const struct rb_dataset *d, const double *y,
                       const int *keep, int N)
 {
+    enum { BLOCK = 4096 };
+    const int blocks = (N + BLOCK - 1) / BLOCK;
+    char *text = malloc((size_t)N * ROW_MAX + 1);
+    size_t *len = calloc((size_t)blocks + 1, sizeof *len);
     fprintf(f, m == 3 ? "x\ty\tz\tlabel\n" : "x\ty\tlabel\n");
-    for (int p = 0; p < N; p++) {
-        for (int q = 0; q < m; q++)
-            fprintf(f, "%.10g\t", y[(size_t)p * m + q]);
-        fprintf(f, "%d\n", d->label[keep[p]]);
+    if (!text || !len) {                /* row by row, then */
+        char row[ROW_MAX];
+        for (int p = 0; p < N; p++)
+            fwrite(row, 1, format_row(row, m, y + (size_t)p * m, d->label[keep[p]]), f);
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) if (N > BLOCK)
+#endif
+        for (int b = 0; b < blocks; b++) {
+            char *at = text + (size_t)b * BLOCK * ROW_MAX;
+            for (int p = b * BLOCK; p < N && p < (b + 1) * BLOCK; p++)
+                len[b] += format_row(at + len[b], m, y + (size_t)p * m, d->label[keep[p]]);
+        }
+        for (int b = 0; b < blocks; b++)
+            fwrite(text + (size_t)b * BLOCK * ROW_MAX, 1, len[b], f);
     }
+    free(len);
+    free(text);
     return ferror(f);
 }
 

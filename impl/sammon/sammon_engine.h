@@ -56,6 +56,11 @@ struct sammon_engine_ops {
      * finds it ready; embed runs it beside loading and checking the data.
      * 0, or an RB_E* status with the reason in why. */
     int (*start)(struct rb_ctx *ctx, char *why, size_t len);
+    /* Optional (NULL: nothing to give back): after close, the device's
+     * context torn down, for a program done with the device, so that its
+     * exit finds nothing left to do; embed runs close and stop beside
+     * writing its outputs, on a thread of its own. */
+    void (*stop)(struct rb_ctx *ctx);
 };
 
 /* The inputs in float that the device engines upload, made on the host

@@ -122,6 +122,18 @@ int engine_start(struct rb_ctx *ctx, char *why, size_t len)
     return rc;
 }
 
+// The device's context torn down (gpuDeviceReset on the device start_on
+// chose, from whatever thread), once the program has closed its engines.
+void engine_stop(struct rb_ctx *ctx)
+{
+    struct rb_case c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    if (gpu_select(&c) == 0)
+        (void)gpuDeviceReset();
+    (void)gpuGetLastError();
+}
+
 // The triangle where the free memory holds it beside the rest.
 static int choose_form(struct sammon_engine *e, struct gpu_engine *k, size_t rest)
 {
@@ -383,6 +395,7 @@ void engine_close(struct sammon_engine *e)
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
     if (!k)
         return;
+    (void)gpu_select(&k->c);            // the caller's thread may not be open's
     if (k->stream)
         (void)gpuStreamSynchronize(k->stream);
     void *dev[] = { k->x, k->y, k->yd, k->sums, k->store, k->lost, k->c_part, k->st_part };
@@ -415,10 +428,12 @@ extern "C" const struct sammon_engine_ops *sammon_engine_cuda_ops(void)
     using namespace sammon_engine_gpu;
 #ifdef RB_GPU_HIP
     static const struct sammon_engine_ops ops = { "hip", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close, engine_start };
+                                                  engine_eval, engine_close, engine_start,
+                                                  engine_stop };
 #else
     static const struct sammon_engine_ops ops = { "cuda", 1, engine_available, engine_open,
-                                                  engine_eval, engine_close, engine_start };
+                                                  engine_eval, engine_close, engine_start,
+                                                  engine_stop };
 #endif
     return &ops;
 }
