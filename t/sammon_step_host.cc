@@ -10,7 +10,7 @@
  *    agree to the last bit unless a compiler fuses a multiply into the
  *    subtraction; the check allows that one rounding, 2^-52 (|y| + |move|),
  *    and its float map must be (float)(y / scale) of its own y exactly.
- * Random sums on a fresh seed, a few points given A = C_0 so that h_0 is
+ * Random sums on a fresh seed, a few points given H_0 = 0 so that h_0 is
  * 0; the outputs start as NaN, so a coordinate never written fails. */
 #include "t/gpu_emu.h"
 #include "kernels/cuda/sammon_step.cuh"
@@ -26,7 +26,7 @@
 
 static void step_case(int N, int m, int newton, uint64_t seed)
 {
-    const int K = 2 * m + 1;
+    const int K = SAMMON_ENGINE_SUMS(m);
     const double c = 3.0e4, scale = 64.0, mf = 0.3, alpha = 0.7;
     std::vector<float> sums((size_t)N * K), yf((size_t)N * m, NAN);
     std::vector<double> y((size_t)N * m), g((size_t)N * m), h((size_t)N * m);
@@ -37,7 +37,7 @@ static void step_case(int N, int m, int newton, uint64_t seed)
     for (auto &v : y)
         v = (rb_rng_uniform(&r) - 0.5) * 500.0;
     for (int p = 0; p < N; p += 17)         /* h_0 = 0 */
-        sums[(size_t)p * K + m] = sums[(size_t)p * K + m + 2];
+        sums[(size_t)p * K + m] = 0.0f;
     const std::vector<double> y0(y);
     std::vector<double> want(y);
     sammon_engine_derivatives(N, m, sums.data(), c, scale, g.data(), newton ? h.data() : NULL);

@@ -8,7 +8,7 @@
  *    fresh seed: the iterate against the fp64 reference through
  *    sammon_verify, the GPU cases' check and tolerance.
  *  - The embedding's pass, stored and recomputing, in EMBED and STRESS
- *    modes: every per-point sum (G, A, B, C) and the stress against fp64
+ *    modes: every per-point sum (G, H) and the stress against fp64
  *    sums over the same pairs, within a rounding bound derived below; the
  *    fill's sum of input distances against c; the fill's count of pairs
  *    it cannot separate on a set with two equal rows.
@@ -148,8 +148,11 @@ static void gd_case(const size &z, uint64_t seed)
  * bound of each.  A float pair term has inputs of relative error at most
  * (n/2 + 3) u (r, through the distance and its reciprocal square root) and
  * (m/2 + 3) u (1/d), so w = 1/d - r has absolute error at most
- * (n/2 + m/2 + 7) u (1/d + r) and w dy one u more; C's cube adds 3 (m/2 +
- * 3) u.  The N - 1 terms of a point are summed in float: lambda sqrt(N) u
+ * (n/2 + m/2 + 7) u (1/d + r) and w dy one u more; a term dy_q^2 / d^3
+ * has 3 (m/2 + 3) + 1 u of its own, and H_q's terms w - dy_q^2 / d^3 (the
+ * last the others' dy_q^2 / d^3 - r, which is that since the dy_q^2 / d^2
+ * of a pair add up to 1 within (m/2 + 3) u) have at most w's error and
+ * that of terms adding up to 1/d.  The N - 1 terms of a point are summed in float: lambda sqrt(N) u
  * times the sum of their magnitudes (sammon_check.c, lambda = 4).  The
  * stress term s^2 d*, s = 1 - d r, loses s's absolute error (n + m + 12) u d r
  * to cancellation, so (n + m + 12) u |d* - d| d / d* besides (n/2 + 6) u of
@@ -165,7 +168,7 @@ static pass_ref reference(int N, int n, int M, const float *x, const float *y)
     const double u = 0x1.0p-24, lam = 4.0 * std::sqrt((double)N);
     const double pw = n / 2.0 + M / 2.0 + 7.0, pc = 3.0 * (M / 2.0 + 3.0) + 1.0;
     pass_ref ref;
-    ref.K = 2 * M + 1;
+    ref.K = 2 * M;
     ref.sum.assign((size_t)N * ref.K, 0.0);
     ref.tol.assign((size_t)N * ref.K, 0.0);
     std::vector<double> mag((size_t)N * ref.K, 0.0);
@@ -200,17 +203,11 @@ static pass_ref reference(int N, int n, int M, const float *x, const float *y)
                 t[q] += (pw + 1.0) * (rd + r) * std::fabs(dy[q]);
                 mg[q] += std::fabs(w * dy[q]);
             }
-            s[M] += w;
-            t[M] += pw * (rd + r);
-            mg[M] += std::fabs(w);
-            s[M + 1] += rd;
-            t[M + 1] += (M / 2.0 + 3.0) * rd;
-            mg[M + 1] += rd;
-            for (int q = 0; q + 1 < M; q++) {
+            for (int q = 0; q < M; q++) {
                 const double cq = dy[q] * dy[q] * rd * rd * rd;
-                s[M + 2 + q] += cq;
-                t[M + 2 + q] += pc * cq;
-                mg[M + 2 + q] += cq;
+                s[M + q] += w - cq;
+                t[M + q] += pw * (rd + r) + (pc + M / 2.0 + 3.0) * rd;
+                mg[M + q] += std::fabs(w) + cq + rd;
             }
         }
     for (size_t k = 0; k < ref.tol.size(); k++)
@@ -261,7 +258,7 @@ static void embed_checks(const size &z, const float *x, const float *y, const pa
     pass_run<M, R, SAMMON_PASS_STRESS, true>(z.N, z.n, nullptr, y, store.data(), split, gs,
                                              &st_s);
     pass_run<M, R, SAMMON_PASS_EMBED, false>(z.N, z.n, x, y, nullptr, split, gr, &st_r);
-    const int K = 2 * M + 1;
+    const int K = 2 * M;
     const double c_tol = 2.0 * 0x1.0p-24 * (z.n / 2.0 + 5.0 + R * R) * c_ref;
     const double ws = worst_ratio(ge, ref, K), wr = worst_ratio(gr, ref, K);
     char what[96];

@@ -134,8 +134,10 @@ int sammon_engine_floats(struct sammon_engine *e, const double *x, double *scale
 /* y / scale in float (scale a power of two), over the host's cores for
  * large maps: each evaluation's upload. */
 void sammon_engine_to_float(size_t len, const double *y, double scale, float *out);
+/* The EMBED pass's per-point sums in m dimensions: G_q, then H_q. */
+#define SAMMON_ENGINE_SUMS(m) (2 * (m))
 /* From the pass's per-point float sums (kernels/cuda/sammon_stored.cuh's
- * EMBED mode: G, A, B, C) in scaled units, the gradient and (h not NULL)
+ * EMBED mode: G, H) in scaled units, the gradient and (h not NULL)
  * second derivative of the caller's units: c the caller's sum of input
  * distances, scale the power of two. */
 void sammon_engine_derivatives(int N, int m, const float *sums, double c, double scale,

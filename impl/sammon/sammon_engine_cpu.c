@@ -216,22 +216,15 @@ void sammon_engine_to_float(size_t len, const double *y, double scale, float *ou
 void sammon_engine_derivatives(int N, int m, const float *sums, double c, double scale,
                                double *g, double *h)
 {
-    const int K = 2 * m + 1;
+    const int K = SAMMON_ENGINE_SUMS(m);
     const double gf = -2.0 / c, hd = c * scale;
 #pragma omp parallel for schedule(static) if ((size_t)N * m >= PAR_MIN)
     for (int p = 0; p < N; p++) {
         const float *s = sums + (size_t)p * K;
-        const double A = s[m], B = s[m + 1];
-        double rest = B;
         for (int q = 0; q < m; q++) {
             g[(size_t)p * m + q] = gf * s[q];
-            if (!h)
-                continue;
-            /* The C_q of all q add up to B: the last is what the others
-             * leave (sammon_stored.cuh). */
-            const double C = q + 1 < m ? s[m + 2 + q] : rest;
-            rest -= q + 1 < m ? C : 0.0;
-            h[(size_t)p * m + q] = -2.0 * (A - C) / hd;
+            if (h)
+                h[(size_t)p * m + q] = -2.0 * s[m + q] / hd;
         }
     }
 }

@@ -170,7 +170,7 @@ static int plan(struct sammon_engine *e, struct gpu_engine *k)
 
 static int alloc(struct sammon_engine *e, struct gpu_engine *k)
 {
-    const size_t N = (size_t)e->N, K = (size_t)(2 * e->m + 1);
+    const size_t N = (size_t)e->N, K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     const size_t parts = (size_t)k->splits * k->tiles;
     GPU_CHECK(&k->c, gpuStreamCreateWithFlags(&k->stream, gpuStreamNonBlocking));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->x, N * e->n * sizeof(float)));
@@ -226,7 +226,7 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
 // partials, the latter on their way to the host (read after a sync).
 static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums)
 {
-    const size_t K = (size_t)(2 * e->m + 1), parts = (size_t)k->splits * k->tiles;
+    const size_t K = (size_t)SAMMON_ENGINE_SUMS(e->m), parts = (size_t)k->splits * k->tiles;
     if (sums)
         GPU_CHECK(&k->c, gpuMemsetAsync(k->sums, 0, e->N * K * sizeof(float), k->stream));
     dim3 grid((unsigned)k->splits, (unsigned)k->tiles);
@@ -342,7 +342,7 @@ int engine_open(struct sammon_engine *e, const double *x)
     k->R = e->tile / 16;
     k->tiles = (int)cdiv(e->N, 16 * k->R);
     k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
-    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * e->m + 1) * sizeof(float)
+    const size_t rest = (size_t)e->N * (e->n + e->m + SAMMON_ENGINE_SUMS(e->m)) * sizeof(float)
                         + (size_t)e->N * e->m * sizeof(double)
                         + (size_t)k->blocks * sizeof(double);
     if ((rc = gpu_select(&k->c)) == 0 && (rc = choose_form(e, k, rest)) == 0) {
@@ -363,7 +363,7 @@ int engine_open(struct sammon_engine *e, const double *x)
 static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
                    double *stress, double *g, double *h)
 {
-    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
+    const size_t ny = (size_t)e->N * e->m, K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     sammon_engine_to_float(ny, y, k->scale, k->yh);
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
                                     k->stream));

@@ -226,7 +226,7 @@ static int engine_open(struct sammon_engine *e, const double *x)
         return RB_ENOMEM;
     e->impl = k;
     k->c = (struct rb_case){ .v = &engine_variant, .ctx = e->ctx, .prec = RB_PREC_F32 };
-    const size_t K = (size_t)(2 * e->m + 1);
+    const size_t K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     float *xf = malloc((size_t)e->N * e->n * sizeof *xf);
     k->yh = malloc((size_t)e->N * e->m * sizeof *k->yh);
     k->sums_h = malloc((size_t)e->N * K * sizeof *k->sums_h);
@@ -247,7 +247,7 @@ static int eval_on(struct sammon_engine *e, struct cl_engine *k, const double *y
                    double *stress, double *g, double *h)
 {
     struct sammon_cls *b = &k->b;
-    const size_t ny = (size_t)e->N * e->m, K = (size_t)(2 * e->m + 1);
+    const size_t ny = (size_t)e->N * e->m, K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     sammon_engine_to_float(ny, y, k->scale, k->yh);
     RB_CL_CHECK(&k->c, clEnqueueWriteBuffer(b->cl->queue, k->y, CL_FALSE, 0,
                                             ny * sizeof(float), k->yh, 0, NULL, NULL));

@@ -23,7 +23,7 @@ static long long cdiv(long long a, long long b)
 
 int sammon_cls_sums(int m, enum sammon_cls_mode mode)
 {
-    return mode == SAMMON_CLS_GD ? m : mode == SAMMON_CLS_EMBED ? 2 * m + 1 : 0;
+    return mode == SAMMON_CLS_GD ? m : mode == SAMMON_CLS_EMBED ? 2 * m : 0;
 }
 
 /* The most splits of a row: one a tile. */

@@ -27,7 +27,7 @@ struct sammon_cls {
     cl_mem x, store, part_i, part_j, st_part, lost, c_part, sums;
 };
 
-/* Per-point sums of a mode (G; G, A, B, C; none), as sammon_pass_sums. */
+/* Per-point sums of a mode (G; G, H; none), as sammon_pass_sums. */
 int sammon_cls_sums(int m, enum sammon_cls_mode mode);
 /* Bytes of the triangle and of the partial buffers the modes in `modes`
  * (a bit per mode) need, for N points of n, m at `tile`. */

@@ -22,10 +22,10 @@ static __global__ void sammon_map_to_float(int len, const double *__restrict__ y
         yf[k] = (float)(y[k] * inv);
 }
 
-// One step of N points in m dimensions from sums (N x (2 m + 1): G_q, A,
-// B, C_q for q < m - 1): g_q = gf G_q, gf = -2 / c, and with newton
-// h_q = -2 (A - C_q) / hd, hd = c scale, C_{m-1} = B - the other C_q;
-// y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha g_q.
+// One step of N points in m dimensions from sums (N x 2 m: G_q, H_q):
+// g_q = gf G_q, gf = -2 / c, and with newton h_q = -2 H_q / hd, hd = c
+// scale; y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha
+// g_q.
 static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__ sums, double gf,
                                   double hd, int newton, double mf, double alpha, double inv,
                                   double *__restrict__ y, float *__restrict__ yf)
@@ -33,16 +33,12 @@ static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__
     const int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= N)
         return;
-    const float *s = sums + (size_t)p * (2 * m + 1);
-    const double A = s[m], B = s[m + 1];
-    double rest = B;
+    const float *s = sums + (size_t)p * 2 * m;
     for (int q = 0; q < m; q++) {
         const double g = gf * s[q];
         double move = alpha * g;
         if (newton) {
-            const double C = q + 1 < m ? s[m + 2 + q] : rest;
-            rest -= q + 1 < m ? C : 0.0;
-            const double h = -2.0 * (A - C) / hd;
+            const double h = -2.0 * s[m + q] / hd;
             move = h != 0.0 ? mf * g / fabs(h) : 0.0;
         }
         const size_t k = (size_t)p * m + q;

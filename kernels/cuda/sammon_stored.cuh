@@ -41,10 +41,11 @@
 // What a pass adds up per point, in g (N x sammon_pass_sums values):
 //  GD:     G_q = sum_j w (y_iq - y_jq), w = 1/d - 1/d*: the gradient over
 //          -2/c, as the other kernels' g;
-//  EMBED:  G_q, then A = sum_j w, B = sum_j 1/d and C_q = sum_j
-//          (y_iq - y_jq)^2 / d^3 for q < M - 1, from which the host forms
-//          the second derivative's sums H_q = A - C_q (C_{M-1} = B - the
-//          others, since the C_q of all q add up to B); and the stress;
+//  EMBED:  G_q, then the second derivative's sums H_q = sum_j (w -
+//          (y_iq - y_jq)^2 / d^3), the last as sum_j (the others' (y_iq -
+//          y_jq)^2 / d^3 - 1/d*) (the (y_iq - y_jq)^2 / d^2 of all q add up
+//          to 1, so its w and its own term cancel but for -1/d*); and the
+//          stress;
 //  STRESS: the stress only.
 // Pairs whose outputs coincide (d^2 below the smallest normal float) add
 // nothing but their stress term, as in impl/sammon/sammon.h.
@@ -52,7 +53,7 @@ enum { SAMMON_PASS_GD, SAMMON_PASS_EMBED, SAMMON_PASS_STRESS };
 
 template <int M, int MODE> __host__ __device__ constexpr int sammon_pass_sums()
 {
-    return MODE == SAMMON_PASS_GD ? M : MODE == SAMMON_PASS_EMBED ? 2 * M + 1 : 0;
+    return MODE == SAMMON_PASS_GD ? M : MODE == SAMMON_PASS_EMBED ? 2 * M : 0;
 }
 
 // Tile pair (I, J), J <= I, in walking order.
@@ -226,7 +227,10 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     // Outputs closer than the smallest normal float (1e-19 apart, on data
     // the host scaled to about unit size) count as coinciding.
     const bool ok = (FULL || r > 0.0f) && d2 >= SAMMON_STORED_D2_MIN;
-    const float rd = ok ? sammon_rsqrt_normal(d2) : 0.0f, w = ok ? rd - r : 0.0f;
+    const float rd = ok ? sammon_rsqrt_normal(d2) : 0.0f;
+    // The embedding's r of the pairs that count (rok) serves w and H_{M-1}.
+    const float rok = MODE == SAMMON_PASS_EMBED && ok ? r : 0.0f;
+    const float w = MODE == SAMMON_PASS_EMBED ? rd - rok : ok ? rd - r : 0.0f;
     // Written as fused multiply-adds: left to itself the compiler shares
     // the product w dy between the two sides, a multiply and two adds.
     if constexpr (MODE != SAMMON_PASS_STRESS) {
@@ -237,16 +241,16 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         }
     }
     if constexpr (MODE == SAMMON_PASS_EMBED) {
-        si[M] += w;
-        sj[M] += w;
-        si[M + 1] += rd;
-        sj[M + 1] += rd;
+        float last = -rok;
 #pragma unroll
         for (int q = 0; q + 1 < M; q++) {
-            const float a = dy[q] * rd, cq = a * a * rd;
-            si[M + 2 + q] += cq;
-            sj[M + 2 + q] += cq;
+            const float a = dy[q] * rd, a2 = a * a, h = fmaf(-a2, rd, w);
+            last = fmaf(a2, rd, last);
+            si[M + q] += h;
+            sj[M + q] += h;
         }
+        si[2 * M - 1] += last;
+        sj[2 * M - 1] += last;
     }
     if constexpr (MODE != SAMMON_PASS_GD) {
         // r is at most 1/d_min of data the host scaled to about unit size,

@@ -20,10 +20,10 @@ __kernel void sammon_map_to_float(const int len, __global const double *y, const
         yf[k] = (float)(y[k] * inv);
 }
 
-/* One step of N points in m dimensions from sums (N x (2 m + 1): G_q, A,
- * B, C_q for q < m - 1): g_q = gf G_q, gf = -2 / c, and with newton
- * h_q = -2 (A - C_q) / hd, hd = c scale, C_{m-1} = B - the other C_q;
- * y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha g_q. */
+/* One step of N points in m dimensions from sums (N x 2 m: G_q, H_q):
+ * g_q = gf G_q, gf = -2 / c, and with newton h_q = -2 H_q / hd, hd = c
+ * scale; y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha
+ * g_q. */
 __kernel void sammon_fixed_step(const int N, const int m, __global const float *sums,
                                 const double gf, const double hd, const int newton,
                                 const double mf, const double alpha, const double inv,
@@ -32,16 +32,12 @@ __kernel void sammon_fixed_step(const int N, const int m, __global const float *
     const int p = (int)get_global_id(0);
     if (p >= N)
         return;
-    __global const float *s = sums + (size_t)p * (2 * m + 1);
-    const double A = s[m], B = s[m + 1];
-    double rest = B;
+    __global const float *s = sums + (size_t)p * 2 * m;
     for (int q = 0; q < m; q++) {
         const double g = gf * s[q];
         double move = alpha * g;
         if (newton) {
-            const double C = q + 1 < m ? (double)s[m + 2 + q] : rest;
-            rest -= q + 1 < m ? C : 0.0;
-            const double h = -2.0 * (A - C) / hd;
+            const double h = -2.0 * (double)s[m + q] / hd;
             move = h != 0.0 ? mf * g / fabs(h) : 0.0;
         }
         const size_t k = (size_t)p * m + q;

@@ -19,7 +19,7 @@
 #ifndef SAMMON_R
 #define SAMMON_R 4
 #endif
-/* 0: the benchmark's gradient sums G; 1: the embedding's G, A, B and C
+/* 0: the benchmark's gradient sums G; 1: the embedding's G and H
  * (kernels/cuda/sammon_stored.cuh) and the stress; 2: the stress only. */
 #ifndef SAMMON_MODE
 #define SAMMON_MODE 0
@@ -40,7 +40,7 @@
 #if SAMMON_MODE == 0
 #define K M
 #elif SAMMON_MODE == 1
-#define K (2 * M + 1)
+#define K (2 * M)
 #else
 #define K 1
 #endif
@@ -198,16 +198,18 @@ void pass_pair(const float yi[M], const float yj[M], float r, float si[K], float
     }
 #endif
 #if SAMMON_MODE == 1
+    /* H_q = sum (w - dy_q^2 rd^3); the last, sum (the others' dy_q^2 rd^3
+     * - r), since the dy_q^2 rd^2 add up to 1. */
     const float rd3 = rd * rd * rd;
-    si[M] += w;
-    sj[M] += w;
-    si[M + 1] += rd;
-    sj[M + 1] += rd;
+    float last = ok ? -r : 0.0f;
     for (int q = 0; q + 1 < M; q++) {
         const float cq = dy[q] * dy[q] * rd3;
-        si[M + 2 + q] += cq;
-        sj[M + 2 + q] += cq;
+        si[M + q] += w - cq;
+        sj[M + q] += w - cq;
+        last += cq;
     }
+    si[2 * M - 1] += last;
+    sj[2 * M - 1] += last;
 #endif
 #if SAMMON_MODE != 0
     const float s = 1.0f - d2 * rd * r;
