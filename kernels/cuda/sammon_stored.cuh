@@ -314,11 +314,30 @@ template <int R, int K> __host__ __device__ constexpr int sammon_stored_group()
     return K * row <= 32768 ? K : 32768 / row;
 }
 
+// The kn rows of sums staged in buf added up per slot (a row's 16 values,
+// in the order of c) into g[(p0 + slot) K + k0 + row], slots from p0 on
+// below N, by all 256 threads.
+template <int R, int K>
+__device__ __forceinline__ void sammon_stored_add(const float *buf, int kn, int k0, float *g,
+                                                  int p0, int N)
+{
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+    for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
+        const int kk = o / TILE, p = o % TILE;
+        float sum = 0.0f;
+#pragma unroll
+        for (int r = 0; r < S; r++)
+            sum += buf[(kk * S + r) * LD + p];
+        if (p0 + p < N)
+            atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
+    }
+}
+
 template <int R, int K>
 __device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[R][K], int c,
                                                    int s, float *g, int p0, int N)
 {
-    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>();
     constexpr int KG = sammon_stored_group<R, K>();
 #pragma unroll
     for (int k0 = 0; k0 < K; k0 += KG) {
@@ -332,15 +351,7 @@ __device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[
                 for (int a = 0; a < R; a++)
                     buf[(kk * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k0 + kk];
         __syncthreads();
-        for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
-            const int kk = o / TILE, p = o % TILE;
-            float sum = 0.0f;
-#pragma unroll
-            for (int r = 0; r < S; r++)
-                sum += buf[(kk * S + r) * LD + p];
-            if (p0 + p < N)
-                atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
-        }
+        sammon_stored_add<R, K>(buf, kn, k0, g, p0, N);
     }
 }
 
@@ -354,22 +365,14 @@ template <int R, int K>
 __device__ __forceinline__ void sammon_stored_sums_alt(float *buf, const float (&v)[R][K], int c,
                                                        int s, float *g, int p0, int N)
 {
-    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>();
 #pragma unroll
     for (int k = 0; k < K; k++)
 #pragma unroll
         for (int a = 0; a < R; a++)
             buf[(k * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k];
     __syncthreads();
-    for (int o = threadIdx.x; o < K * TILE; o += SAMMON_TILED_THREADS) {
-        const int k = o / TILE, p = o % TILE;
-        float sum = 0.0f;
-#pragma unroll
-        for (int r = 0; r < S; r++)
-            sum += buf[(k * S + r) * LD + p];
-        if (p0 + p < N)
-            atomicAdd(&g[(size_t)(p0 + p) * K + k], sum);
-    }
+    sammon_stored_add<R, K>(buf, K, 0, g, p0, N);
 }
 
 // One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
