@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The HIP embedding engine against the fp64 one on a HIP device
- * (t/sammon_engine_test.h); skipped without one. */
+ * (t/sammon_engine_test.h); without one, only the refusal of inputs that
+ * float cannot tell apart, which comes before any device work. */
 #include "impl/sammon/sammon_engine.h"
 #include "t/sammon_engine_test.h"
 

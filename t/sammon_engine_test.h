@@ -467,8 +467,15 @@ static void engine_test(const struct sammon_engine_ops *ops)
     struct rb_ctx ctx;
     char why[512];
     rb_ctx_init(&ctx);
-    if (!ops->available(&ctx, 0, why, sizeof why))
-        tap_skip_all("%s", why);
+    if (!ops->available(&ctx, 0, why, sizeof why)) {
+        /* The inputs' float check comes before any device work, so it and
+         * the close after it run without a device too. */
+        tap_plan(1);
+        tap_diag("%s: the checks on the device skipped", why);
+        float_duplicates(ops, &ctx);
+        rb_ctx_release(&ctx);
+        return;
+    }
     tap_plan(ENGINE_CHECKS);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)tap_seed(),
              (unsigned long long)tap_seed());

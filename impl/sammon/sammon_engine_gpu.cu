@@ -395,9 +395,13 @@ void engine_close(struct sammon_engine *e)
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
     if (!k)
         return;
-    (void)gpu_select(&k->c);            // the caller's thread may not be open's
-    if (k->stream)
+    // The device open chose, for a caller's thread that may not be open's;
+    // none before the stream, which alloc makes first (an open that
+    // failed sooner left nothing on the device, maybe not even c.ctx).
+    if (k->stream) {
+        (void)gpu_select(&k->c);
         (void)gpuStreamSynchronize(k->stream);
+    }
     void *dev[] = { k->x, k->y, k->yd, k->sums, k->store, k->lost, k->c_part, k->st_part };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i])
