@@ -67,8 +67,11 @@
  * lambda sqrt(N) u times the sum of the terms' magnitudes (lambda = 4);
  * the stress term s^2 d*, s = 1 - d / d*, has 2 |d* - d| (d / d*)
  * (ex + ey + 2) u + (ex + 2) u term, summed in double, and c's float sum
- * (ex + 1) u d* per pair and R^2 u c over a thread's pairs.  Each bound is
- * doubled. */
+ * (ex + 1) u d* per pair and R^2 u c over a thread's pairs.  CUDA's and
+ * HIP's pass with the derivatives sums the stress expanded (the same
+ * function of the same d* and d, so the same errors), with roundings of
+ * its own: (R^2 + 2) u (d^2 / d* + 2 d) + u d* a pair
+ * (t/sammon_stored_host.cc).  Each bound is doubled. */
 struct bounds {
     double *tg, *th, stress;
 };
@@ -81,13 +84,20 @@ static double rounding(const double *a, const double *b, int k, double dist2)
     return dist2 > 0 ? s / dist2 : 0.0;
 }
 
+/* Whether the backend's pass with the derivatives sums the expanded
+ * stress. */
+static int expanded_stress(const struct sammon_engine_ops *ops)
+{
+    return strcmp(ops->name, "cuda") == 0 || strcmp(ops->name, "hip") == 0;
+}
+
 static void bounds_at(int N, int n, int m, const double *x, const double *y, double c,
-                      int tile, struct bounds *b)
+                      int tile, int expanded, struct bounds *b)
 {
     const double u = U_F, lam = 4.0 * sqrt((double)N), R = tile / 16.0;
     b->tg = calloc((size_t)N * m, sizeof *b->tg);
     b->th = calloc((size_t)N * m, sizeof *b->th);
-    double st = 0.0, cb = 0.0, e = 0.0;
+    double st = 0.0, cb = 0.0, e = 0.0, xs = 0.0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) {
             const double *xi = x + (size_t)i * n, *xj = x + (size_t)j * n;
@@ -109,6 +119,7 @@ static void bounds_at(int N, int n, int m, const double *x, const double *y, dou
                 st += 2.0 * fabs(ds - d) * d / ds * (ex + ey + 2.0) + (ex + 2.0) * term;
                 cb += (ex + 1.0) * ds;
                 e += term;
+                xs += (R * R + 2.0) * (d * d / ds + 2.0 * d) + ds;
             }
             if (d == 0.0)
                 continue;
@@ -131,7 +142,7 @@ static void bounds_at(int N, int n, int m, const double *x, const double *y, dou
         b->tg[k] *= 2.0 * u * 2.0 / c;
         b->th[k] *= 2.0 * u * 2.0 / c;
     }
-    b->stress = 2.0 * u * (st + (cb + R * R * c) * e / c) / c;
+    b->stress = 2.0 * u * (st + (cb + R * R * c) * e / c + (expanded ? xs : 0.0)) / c;
 }
 
 static void bounds_free(struct bounds *b)
@@ -203,7 +214,7 @@ static void eval_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     if (rr == 0)
         rr = sammon_engine_eval(&f, y, &sr, gr, hr);
     struct bounds b;
-    bounds_at(N, n, m, s->d.x, y, f.c, 64, &b);
+    bounds_at(N, n, m, s->d.x, y, f.c, 64, expanded_stress(ops), &b);
     double wg = 0, wh = 0;
     for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
         wg = fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
@@ -301,7 +312,7 @@ static void rule_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
         double *g = malloc((size_t)N * m * sizeof *g), *h = malloc((size_t)N * m * sizeof *h);
         struct bounds b;
         sammon_gradient(N, n, m, s->d.x, yf, f.c, g, h);
-        bounds_at(N, n, m, s->d.x, yf, f.c, 64, &b);
+        bounds_at(N, n, m, s->d.x, yf, f.c, 64, expanded_stress(ops), &b);
         tol = b.stress;
         if (r == GD) {
             /* The harness's verification budget of the same iterations. */
@@ -324,7 +335,7 @@ static void rule_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
         bounds_free(&b);
         if (r != GD) {
             st = sammon_stress(N, n, m, s->d.x, ye, f.c);
-            bounds_at(N, n, m, s->d.x, ye, f.c, 64, &b);
+            bounds_at(N, n, m, s->d.x, ye, f.c, 64, expanded_stress(ops), &b);
             tol_st = b.stress;
             if (se > sf) {
                 /* A float run that stops earlier stops where its trials can
@@ -417,6 +428,66 @@ out:
     free(t);
 }
 
+/* A resident GD run that its stress stops early (the tolerance set from a
+ * first run's changes, to stop before `iters`) ends on the map of the step
+ * that stopped it, not on one the engine queued after it: against the
+ * driver's map after as many steps, within the budget of resident_check. */
+static void resident_stop_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx,
+                                struct data *s, int iters)
+{
+    const int N = s->d.N, n = s->d.n, m = 2;
+    struct sammon_engine e;
+    struct trace_log *t = calloc(1, sizeof *t);
+    double *ya = malloc((size_t)N * m * sizeof *ya), *yb = malloc((size_t)N * m * sizeof *yb);
+    double *yr = malloc((size_t)N * m * sizeof *yr), sa = NAN, sb = NAN, budget = 0.0;
+    double tol = 0.0, worst = NAN;
+    int ia = -1, ib = -1, rc = sammon_engine_open(&e, ops, ctx, N, n, m, NULL, s->d.x);
+    if (rc == 0 && !e.resident) {
+        tap_skip("%s %s: the device keeps no map (%s has no fp64)", ops->name, s->what,
+                 e.device);
+        goto out;
+    }
+    if (rc == 0) {
+        const struct sammon_eval ev = sammon_engine_evaluator(&e);
+        struct sammon_eval kept_by_driver = ev;
+        struct sammon_fixed_opts o = { iters, 0, SAMMON_MAGIC, SAMMON_GD_LAMBDA, 0.0,
+                                       log_trace, t };
+        kept_by_driver.resident = NULL;
+        memcpy(ya, s->y0, (size_t)N * m * sizeof *ya);
+        if (sammon_run_fixed_with(N, m, &ev, ya, &o, &sa) == iters && t->n == iters) {
+            /* Half again the change of the middle step: crossed by then. */
+            const int k = iters / 2;
+            tol = 1.5 * fabs((t->e[k - 1] - t->e[k]) / t->e[k - 1]);
+            o.tol = tol;
+            memcpy(ya, s->y0, (size_t)N * m * sizeof *ya);
+            ia = sammon_run_fixed_with(N, m, &ev, ya, &o, &sa);
+        }
+        if (ia > 0 && ia < iters) {
+            o.iters = ia;
+            o.tol = 0.0;
+            memcpy(yb, s->y0, (size_t)N * m * sizeof *yb);
+            ib = sammon_run_fixed_with(N, m, &kept_by_driver, yb, &o, &sb);
+            sammon_check_reference(N, n, m, ia, s->d.x, s->y0, e.c,
+                                   sammon_gd_alpha(N, e.c, SAMMON_GD_LAMBDA), yr, &budget);
+            worst = 0.0;
+            for (size_t q = 0; q < (size_t)N * m; q++)
+                worst = isnan(ya[q] - yb[q]) ? NAN : fmax(worst, fabs(ya[q] - yb[q]));
+        }
+    }
+    const double delta = 2.0 * SAMMON_CHECK_K * U_F * budget;
+    if (!tap_ok(ia > 0 && ia < iters && ib == ia && worst <= delta,
+                "%s %s gd stopped by its stress (tolerance %.3g) after %d of %d steps: the map "
+                "kept on the device vs by the driver after as many, |dy| %.3g <= %.3g",
+                ops->name, s->what, tol, ia, iters, worst, delta))
+        tap_diag("rc %d, %d and %d iterations: %s", rc, ia, ib, e.msg);
+out:
+    sammon_engine_close(&e);
+    free(yr);
+    free(yb);
+    free(ya);
+    free(t);
+}
+
 /* Rows 1 and 2 differ by less than float can tell: refused, named. */
 static void float_duplicates(const struct sammon_engine_ops *ops, struct rb_ctx *ctx)
 {
@@ -443,7 +514,7 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     if (rc == 0)
         rc = sammon_engine_eval(&e, s->y0, &st, g, h);
     sammon_gradient(N, n, m, s->d.x, s->y0, c, gr, hr);
-    bounds_at(N, n, m, s->d.x, s->y0, c, opts->tile, &b);
+    bounds_at(N, n, m, s->d.x, s->y0, c, opts->tile, expanded_stress(ops), &b);
     for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
         wg = isnan(g[k]) ? NAN : fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
         wh = isnan(h[k]) ? NAN : fmax(wh, fabs(h[k] - hr[k]) / b.th[k]);
@@ -460,7 +531,7 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     free(g);
 }
 
-#define ENGINE_CHECKS 17
+#define ENGINE_CHECKS 18
 
 static void engine_test(const struct sammon_engine_ops *ops)
 {
@@ -499,6 +570,7 @@ static void engine_test(const struct sammon_engine_ops *ops)
     rule_check(ops, &ctx, &blobs, GD, 100);
     resident_check(ops, &ctx, &gen, 100);
     resident_check(ops, &ctx, &iris, 100);
+    resident_stop_check(ops, &ctx, &iris, 100);
     float_duplicates(ops, &ctx);
     /* The recomputing form (where the triangle does not fit) at both
      * tiles, and the stored form at 128. */

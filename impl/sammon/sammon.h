@@ -113,11 +113,15 @@ struct sammon_eval {
  * stress, and the derivatives, kept); step moves the map by the rule from
  * the last evaluation's derivatives, as the driver would (newton: y - mf g
  * / |h|, no move where h is 0; else y - alpha g; in double), and evaluates
- * the new map, its derivatives too when `more`; fetch puts the map in y.
- * Each 0 or a negative RB_E*, with arg the evaluator's. */
+ * the new map; fetch puts the map of the last step (or load) in y.  step's
+ * `left` is how many steps the driver means to ask after this one, with
+ * the same rule, unless the stress stops it: the new map's derivatives are
+ * needed where left > 0, and the evaluator may start the next step before
+ * this one's stress is back (fetch does not return its map).  Each 0 or a
+ * negative RB_E*, with arg the evaluator's. */
 struct sammon_resident {
     int (*load)(void *arg, const double *y, double *stress);
-    int (*step)(void *arg, int newton, double mf, double alpha, int more, double *stress);
+    int (*step)(void *arg, int newton, double mf, double alpha, int left, double *stress);
     int (*fetch)(void *arg, double *y);
 };
 

@@ -16,7 +16,10 @@
  *    by a power of two (exact) to about unit size first, so that float
  *    neither overflows nor underflows on data of any scale.  fp64 where a
  *    sum needs it: the stress (float per thread and tile, fp64 across
- *    tiles and blocks), the sum c of the input distances, and the
+ *    tiles and blocks; CUDA's and HIP's pass with the derivatives sums the
+ *    stress expanded, d* + d (d / d* - 2) a pair, its d* added back as c,
+ *    and the stress-only pass of a run's last step the direct form), the
+ *    sum c of the input distances, and the
  *    conversion of the per-point sums to the gradient and second
  *    derivative on the host.  CUDA, HIP and OpenCL devices with fp64 keep
  *    the map there for the fixed rules (newton, gd): the same conversion

@@ -10,8 +10,9 @@
 // partials come back and become the stress, gradient and second
 // derivative in double.  For the fixed rules the map stays on the device
 // in double (sammon.h's struct sammon_resident): the step
-// (kernels/cuda/sammon_step.cuh) runs there, and only the stress comes
-// back each iteration.
+// (kernels/cuda/sammon_step.cuh) runs there, only the stress comes back
+// each iteration, and the next step is queued before it does, so that
+// the device does not wait on the host between passes.
 #include <config.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,20 +45,33 @@ using pass_fn = void (*)(int, int, const float *, const float4 *, const float *,
                          double *);
 using fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *);
 
+// A pass's results go to one of two slots, its sums on the device and its
+// stress partials on the host (with the event of their arrival), so that
+// a pass may run while the host reads the other slot's.
 struct gpu_engine {
     struct rb_case c;           // the runtime's checks write c.msg; c.ctx picks the device
     gpuStream_t stream;
+    gpuEvent_t back[2];         // a slot's partials are on the host
     double scale, c_scaled;     // the inputs' power of two; c of the scaled inputs
     int stored, R, tiles, splits;
     long long blocks;           // tile pairs
     pass_fn embed, stress;
-    float *x, *y, *sums;        // device
-    double *yd;                 // device: the resident map
+    float *x, *y, *sums[2];     // device
+    double *yd[2];              // device: the resident map, and the next step's
     float4 *store;
     unsigned *lost;
     double *c_part, *st_part;
     float *yh, *sums_h;         // pinned host
-    double *st_h, *c_h;
+    double *st_h[2], *c_h;
+    int expanded[2];            // the slot's pass summed the expanded stress (EMBED)
+    // The resident map is yd[cur], its pass's results in slot `slot`; with
+    // `ahead` the next step (into yd[cur ^ 1] and slot ^ 1) is queued, for
+    // the rule and `left` in `next`.
+    int cur, slot, ahead;
+    struct {
+        int newton, left;
+        double mf, alpha;
+    } next;
 };
 
 template <int M, int R> static void pick_kernels(struct gpu_engine *k)
@@ -175,14 +189,17 @@ static int alloc(struct sammon_engine *e, struct gpu_engine *k)
     GPU_CHECK(&k->c, gpuStreamCreateWithFlags(&k->stream, gpuStreamNonBlocking));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->x, N * e->n * sizeof(float)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->y, N * e->m * sizeof(float)));
-    GPU_CHECK(&k->c, gpuMalloc((void **)&k->yd, N * e->m * sizeof(double)));
-    GPU_CHECK(&k->c, gpuMalloc((void **)&k->sums, N * K * sizeof(float)));
+    for (int s = 0; s < 2; s++) {
+        GPU_CHECK(&k->c, gpuEventCreate(&k->back[s]));
+        GPU_CHECK(&k->c, gpuMalloc((void **)&k->yd[s], N * e->m * sizeof(double)));
+        GPU_CHECK(&k->c, gpuMalloc((void **)&k->sums[s], N * K * sizeof(float)));
+        GPU_CHECK(&k->c, engine_host_alloc((void **)&k->st_h[s], parts * sizeof(double)));
+    }
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->lost, sizeof *k->lost));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->c_part, (size_t)k->blocks * sizeof(double)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->st_part, parts * sizeof(double)));
     GPU_CHECK(&k->c, engine_host_alloc((void **)&k->yh, N * e->m * sizeof(float)));
     GPU_CHECK(&k->c, engine_host_alloc((void **)&k->sums_h, N * K * sizeof(float)));
-    GPU_CHECK(&k->c, engine_host_alloc((void **)&k->st_h, parts * sizeof(double)));
     GPU_CHECK(&k->c, engine_host_alloc((void **)&k->c_h, (size_t)k->blocks * sizeof(double)));
     if (k->stored && gpuMalloc((void **)&k->store, (size_t)k->blocks * (16 * k->R)
                                * (16 * k->R) * sizeof(float)) != gpuSuccess) {
@@ -222,36 +239,49 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
     return 0;
 }
 
-// One pass over the map in k->y: the sums (with sums) and the stress
-// partials, the latter on their way to the host (read after a sync).
-static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums)
+// One pass over the map in k->y into slot s: the sums (with sums: the
+// EMBED pass) and the stress partials, the latter on their way to the
+// host (read once the slot's event has passed).
+static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums, int s)
 {
     const size_t K = (size_t)SAMMON_ENGINE_SUMS(e->m), parts = (size_t)k->splits * k->tiles;
     if (sums)
-        GPU_CHECK(&k->c, gpuMemsetAsync(k->sums, 0, e->N * K * sizeof(float), k->stream));
+        GPU_CHECK(&k->c, gpuMemsetAsync(k->sums[s], 0, e->N * K * sizeof(float), k->stream));
     dim3 grid((unsigned)k->splits, (unsigned)k->tiles);
     (sums ? k->embed : k->stress)<<<grid, SAMMON_TILED_THREADS, 0, k->stream>>>(
-        e->N, e->n, k->x, k->store, k->y, k->sums, k->st_part);
+        e->N, e->n, k->x, k->store, k->y, k->sums[s], k->st_part);
     GPU_CHECK_LAUNCH(&k->c);
-    GPU_CHECK(&k->c, gpuMemcpyAsync(k->st_h, k->st_part, parts * sizeof(double),
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->st_h[s], k->st_part, parts * sizeof(double),
                                     gpuMemcpyDeviceToHost, k->stream));
+    GPU_CHECK(&k->c, gpuEventRecord(k->back[s], k->stream));
+    k->expanded[s] = sums;
     return 0;
 }
 
-// The stress from the partials of the last pass, once the stream is done.
-static double stress_of(const struct gpu_engine *k)
+// The stress from slot s's partials, once they are back: the EMBED pass
+// sums its expanded terms, to which c adds (sammon_stored.cuh).
+static double stress_of(const struct gpu_engine *k, int s)
 {
-    double sum = 0.0;
+    double sum = k->expanded[s] ? k->c_scaled : 0.0;
     for (size_t b = 0; b < (size_t)k->splits * k->tiles; b++)
-        sum += k->st_h[b];
+        sum += k->st_h[s][b];
     return sum / k->c_scaled;
 }
 
-// The stream done, the stress of its last pass.
-static int stress_back(struct gpu_engine *k, double *stress)
+// The stress of slot s's pass, waited for.
+static int stress_back(struct gpu_engine *k, int s, double *stress)
 {
-    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
-    *stress = stress_of(k);
+    GPU_CHECK(&k->c, gpuEventSynchronize(k->back[s]));
+    *stress = stress_of(k, s);
+    return 0;
+}
+
+// The queued step, if any, dropped: it wrote only the other map and slot.
+static int drop_ahead(struct gpu_engine *k)
+{
+    if (k->ahead)
+        GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    k->ahead = 0;
     return 0;
 }
 
@@ -273,29 +303,68 @@ static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *
                    double *stress)
 {
     const int ny = e->N * e->m;
-    GPU_CHECK(&k->c, gpuMemcpyAsync(k->yd, y, (size_t)ny * sizeof(double),
+    int rc = drop_ahead(k);
+    if (rc)
+        return rc;
+    k->cur = k->slot = 0;
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->yd[0], y, (size_t)ny * sizeof(double),
                                     gpuMemcpyHostToDevice, k->stream));
     sammon_map_to_float<<<blocks_for(ny), SAMMON_TILED_THREADS, 0, k->stream>>>(
-        ny, k->yd, 1.0 / k->scale, k->y);
+        ny, k->yd[0], 1.0 / k->scale, k->y);
     GPU_CHECK_LAUNCH(&k->c);
-    int rc = pass(e, k, 1);
-    return rc ? rc : stress_back(k, stress);
+    rc = pass(e, k, 1, 0);
+    return rc ? rc : stress_back(k, 0, stress);
 }
 
-static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, double mf,
-                   double alpha, int more, double *stress)
+// A step queued from map yd[from], whose pass's results are in slot s,
+// into yd[from ^ 1] and slot s ^ 1 (the EMBED pass with sums, else the
+// stress alone).
+static int queue_step(struct sammon_engine *e, struct gpu_engine *k, int from, int s,
+                      int newton, double mf, double alpha, int sums)
 {
     sammon_fixed_step<<<blocks_for(e->N), SAMMON_TILED_THREADS, 0, k->stream>>>(
-        e->N, e->m, k->sums, -2.0 / e->c, e->c * k->scale, newton, mf, alpha, 1.0 / k->scale,
-        k->yd, k->y);
+        e->N, e->m, k->sums[s], -2.0 / e->c, e->c * k->scale, newton, mf, alpha,
+        1.0 / k->scale, k->yd[from], k->yd[from ^ 1], k->y);
     GPU_CHECK_LAUNCH(&k->c);
-    int rc = pass(e, k, more);
-    return rc ? rc : stress_back(k, stress);
+    return pass(e, k, sums, s ^ 1);
+}
+
+// This step (queued by the last call where it foresaw it), then the next
+// one queued where the driver means to take it, then this one's stress.
+// The next step overwrites the map and slot this one leaves, which the
+// driver no longer needs: a driver that stops fetches this one's map.
+static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, double mf,
+                   double alpha, int left, double *stress)
+{
+    int rc = 0;
+    if (k->ahead && (k->next.newton != newton || k->next.mf != mf || k->next.alpha != alpha
+                     || k->next.left != left))
+        rc = drop_ahead(k);
+    if (rc == 0 && !k->ahead)
+        rc = queue_step(e, k, k->cur, k->slot, newton, mf, alpha, left > 0);
+    if (rc)
+        return rc;
+    k->ahead = 0;
+    k->cur ^= 1;
+    k->slot ^= 1;
+    if (left > 0) {
+        if ((rc = queue_step(e, k, k->cur, k->slot, newton, mf, alpha, left > 1)) != 0)
+            return rc;
+        k->ahead = 1;
+        k->next.newton = newton;
+        k->next.left = left - 1;
+        k->next.mf = mf;
+        k->next.alpha = alpha;
+    }
+    return stress_back(k, k->slot, stress);
 }
 
 static int fetch_on(struct sammon_engine *e, struct gpu_engine *k, double *y)
 {
-    GPU_CHECK(&k->c, gpuMemcpyAsync(y, k->yd, (size_t)e->N * e->m * sizeof(double),
+    int rc = drop_ahead(k);
+    if (rc)
+        return rc;
+    GPU_CHECK(&k->c, gpuMemcpyAsync(y, k->yd[k->cur], (size_t)e->N * e->m * sizeof(double),
                                     gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
     return 0;
@@ -308,12 +377,12 @@ static int resident_load(void *arg, const double *y, double *stress)
     return resident_done(e, k, load_on(e, k, y, stress));
 }
 
-static int resident_step(void *arg, int newton, double mf, double alpha, int more,
+static int resident_step(void *arg, int newton, double mf, double alpha, int left,
                          double *stress)
 {
     struct sammon_engine *e = (struct sammon_engine *)arg;
     struct gpu_engine *k = (struct gpu_engine *)e->impl;
-    return resident_done(e, k, step_on(e, k, newton, mf, alpha, more, stress));
+    return resident_done(e, k, step_on(e, k, newton, mf, alpha, left, stress));
 }
 
 static int resident_fetch(void *arg, double *y)
@@ -342,8 +411,9 @@ int engine_open(struct sammon_engine *e, const double *x)
     k->R = e->tile / 16;
     k->tiles = (int)cdiv(e->N, 16 * k->R);
     k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
-    const size_t rest = (size_t)e->N * (e->n + e->m + SAMMON_ENGINE_SUMS(e->m)) * sizeof(float)
-                        + (size_t)e->N * e->m * sizeof(double)
+    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * SAMMON_ENGINE_SUMS(e->m))
+                            * sizeof(float)
+                        + (size_t)e->N * e->m * 2 * sizeof(double)
                         + (size_t)k->blocks * sizeof(double);
     if ((rc = gpu_select(&k->c)) == 0 && (rc = choose_form(e, k, rest)) == 0) {
         snprintf(e->device, sizeof e->device, "%s", k->c.device);
@@ -365,17 +435,19 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
 {
     const size_t ny = (size_t)e->N * e->m, K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     sammon_engine_to_float(ny, y, k->scale, k->yh);
-    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
-                                    k->stream));
-    int rc = pass(e, k, g != NULL);
+    int rc = drop_ahead(k);
     if (rc)
         return rc;
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
+                                    k->stream));
+    if ((rc = pass(e, k, g != NULL, 0)) != 0)
+        return rc;
     if (g)
-        GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums, e->N * K * sizeof(float),
+        GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums[0], e->N * K * sizeof(float),
                                         gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
     if (stress)
-        *stress = stress_of(k);
+        *stress = stress_of(k, 0);
     if (g)
         sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
     return 0;
@@ -402,14 +474,18 @@ void engine_close(struct sammon_engine *e)
         (void)gpu_select(&k->c);
         (void)gpuStreamSynchronize(k->stream);
     }
-    void *dev[] = { k->x, k->y, k->yd, k->sums, k->store, k->lost, k->c_part, k->st_part };
+    void *dev[] = { k->x,        k->y,     k->yd[0], k->yd[1],   k->sums[0],
+                    k->sums[1], k->store, k->lost,  k->c_part, k->st_part };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i])
             (void)gpuFree(dev[i]);
-    void *host[] = { k->yh, k->sums_h, k->st_h, k->c_h };
+    void *host[] = { k->yh, k->sums_h, k->st_h[0], k->st_h[1], k->c_h };
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         if (host[i])
             (void)engine_host_free(host[i]);
+    for (int s = 0; s < 2; s++)
+        if (k->back[s])
+            (void)gpuEventDestroy(k->back[s]);
     if (k->stream)
         (void)gpuStreamDestroy(k->stream);
     (void)gpuGetLastError();

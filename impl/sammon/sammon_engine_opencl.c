@@ -140,7 +140,7 @@ static int load_on(struct sammon_engine *e, struct cl_engine *k, const double *y
 }
 
 static int step_on(struct sammon_engine *e, struct cl_engine *k, int newton, double mf,
-                   double alpha, int more, double *stress)
+                   double alpha, int left, double *stress)
 {
     const cl_int N = e->N, m = e->m, nw = newton;
     const cl_double gf = -2.0 / e->c, hd = e->c * k->scale, inv = 1.0 / k->scale;
@@ -160,7 +160,7 @@ static int step_on(struct sammon_engine *e, struct cl_engine *k, int newton, dou
     RB_CL_CHECK(&k->c, clSetKernelArg(s, 10, sizeof k->y, &k->y));
     RB_CL_CHECK(&k->c, clEnqueueNDRangeKernel(k->b.cl->queue, s, 1, NULL, &global, NULL, 0,
                                               NULL, NULL));
-    int rc = sammon_cls_pass(&k->c, &k->b, more ? SAMMON_CLS_EMBED : SAMMON_CLS_STRESS, k->y,
+    int rc = sammon_cls_pass(&k->c, &k->b, left > 0 ? SAMMON_CLS_EMBED : SAMMON_CLS_STRESS, k->y,
                              0.0f, NULL);
     return rc ? rc : stress_back(k, stress);
 }
@@ -180,11 +180,11 @@ static int resident_load(void *arg, const double *y, double *stress)
     return rc ? fail(e, rc) : 0;
 }
 
-static int resident_step(void *arg, int newton, double mf, double alpha, int more,
+static int resident_step(void *arg, int newton, double mf, double alpha, int left,
                          double *stress)
 {
     struct sammon_engine *e = arg;
-    int rc = step_on(e, e->impl, newton, mf, alpha, more, stress);
+    int rc = step_on(e, e->impl, newton, mf, alpha, left, stress);
     return rc ? fail(e, rc) : 0;
 }
 

@@ -198,13 +198,14 @@ out_free:
 
 /* One step of a fixed rule from y, whose derivatives are in w when `have`
  * says so, and the new map's stress in *e_new (with its derivatives in w
- * when `more`); through the evaluator's own step where it keeps the map. */
+ * when `more`); through the evaluator's own step where it keeps the map,
+ * told the `left` steps that may follow this one. */
 static int fixed_step(const struct sammon_eval *ev, const struct sammon_fixed_opts *o,
                       double alpha, size_t len, double *y, struct work *w, int have, int more,
-                      double *e_new)
+                      int left, double *e_new)
 {
     if (ev->resident)
-        return ev->resident->step(ev->arg, o->newton, o->mf, alpha, more, e_new);
+        return ev->resident->step(ev->arg, o->newton, o->mf, alpha, left, e_new);
     int rc = derivatives(ev, y, w->g, o->newton ? w->h : NULL, have);
     if (rc)
         return rc;
@@ -235,7 +236,8 @@ int sammon_run_fixed_with(int N, int m, const struct sammon_eval *ev, double *y,
         double e_new;
         /* The last step's derivatives would not be used. */
         const int more = it + 1 < o->iters && ev->fused;
-        if ((rc = fixed_step(ev, o, alpha, len, y, &w, have, more, &e_new))) {
+        if ((rc = fixed_step(ev, o, alpha, len, y, &w, have, more, more ? o->iters - it - 1 : 0,
+                             &e_new))) {
             it = rc;
             goto out_free;
         }

@@ -15,20 +15,22 @@
 // y (N x m, double) to the pass's float map yf: y / scale, inv = 1 / scale
 // a power of two, so that the scaling is exact.
 static __global__ void sammon_map_to_float(int len, const double *__restrict__ y, double inv,
-                                    float *__restrict__ yf)
+                                           float *__restrict__ yf)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < len)
         yf[k] = (float)(y[k] * inv);
 }
 
-// One step of N points in m dimensions from sums (N x 2 m: G_q, H_q):
-// g_q = gf G_q, gf = -2 / c, and with newton h_q = -2 H_q / hd, hd = c
-// scale; y_q - mf g_q / |h_q| (no move where h_q is 0), else y_q - alpha
-// g_q.
+// One step of N points in m dimensions from sums (N x 2 m: G_q, H_q) of
+// the map y into y_new (another buffer, so that y stays for a step that
+// is not kept) and its float form yf: g_q = gf G_q, gf = -2 / c, and with
+// newton h_q = -2 H_q / hd, hd = c scale; y_q - mf g_q / |h_q| (no move
+// where h_q is 0), else y_q - alpha g_q.
 static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__ sums, double gf,
-                                  double hd, int newton, double mf, double alpha, double inv,
-                                  double *__restrict__ y, float *__restrict__ yf)
+                                         double hd, int newton, double mf, double alpha,
+                                         double inv, const double *__restrict__ y,
+                                         double *__restrict__ y_new, float *__restrict__ yf)
 {
     const int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= N)
@@ -42,8 +44,8 @@ static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__
             move = h != 0.0 ? mf * g / fabs(h) : 0.0;
         }
         const size_t k = (size_t)p * m + q;
-        y[k] = y[k] - move;
-        yf[k] = (float)(y[k] * inv);
+        y_new[k] = y[k] - move;
+        yf[k] = (float)(y_new[k] * inv);
     }
 }
 

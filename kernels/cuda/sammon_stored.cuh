@@ -45,8 +45,8 @@
 //          (y_iq - y_jq)^2 / d^3), the last as sum_j (the others' (y_iq -
 //          y_jq)^2 / d^3 - 1/d*) (the (y_iq - y_jq)^2 / d^2 of all q add up
 //          to 1, so its w and its own term cancel but for -1/d*); and the
-//          stress;
-//  STRESS: the stress only.
+//          stress less c: the terms d (d r - 2) of its expanded form;
+//  STRESS: the stress only, its terms (d* - d)^2 / d* direct.
 // Pairs whose outputs coincide (d^2 below the smallest normal float) add
 // nothing but their stress term, as in impl/sammon/sammon.h.
 enum { SAMMON_PASS_GD, SAMMON_PASS_EMBED, SAMMON_PASS_STRESS };
@@ -122,7 +122,10 @@ __device__ __forceinline__ double sammon_block_sum(double *buf, double v)
 // also stands in for its y, read and unused: M = 1 reads N values).  *lost
 // counts the pairs of distinct points whose squared distance falls outside
 // those bounds (they would divide by zero or overflow); c_part, if not
-// NULL, gets each block's sum of d* over its unordered pairs (fp64).  With
+// NULL, gets each block's sum of d* over its unordered pairs (fp64), each
+// d* as 1 / r of the r stored (one rounding): the c that the EMBED pass's
+// expanded stress adds back, so that the stress is the direct form's of the
+// same r, its errors in r cancelling to first order as there.  With
 // store NULL nothing is stored: the count and the sums alone.  n >= 1.
 template <int R>
 __global__ void __launch_bounds__(SAMMON_TILED_THREADS)
@@ -142,7 +145,8 @@ sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict
     const int tx = threadIdx.x % S, ty = threadIdx.x / S;
     float acc[R][R];
     sammon_tiled_dist2<float, 1, R>(acc, xi_s, xj_s, yj_s, x, x, N, n, i0, j0);
-    float r[R][R], dsum = 0.0f;
+    float r[R][R];
+    double dsum = 0.0;
     unsigned bad = 0;
 #pragma unroll
     for (int a = 0; a < R; a++)
@@ -154,7 +158,7 @@ sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict
             const bool ok = pair && acc[a][b] >= SAMMON_STORED_D2_MIN
                             && acc[a][b] <= SAMMON_STORED_D2_MAX;
             r[a][b] = ok ? sammon_rsqrt(acc[a][b]) : 0.0f;
-            dsum += ok ? acc[a][b] * r[a][b] : 0.0f;
+            dsum += ok ? (double)(1.0f / r[a][b]) : 0.0;
             bad += pair && !ok && i > j;     // a diagonal tile holds both orders
         }
     float4 *out = store ? store + (int64_t)blockIdx.x * (TILE * TILE / 4) : nullptr;
@@ -169,7 +173,7 @@ sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict
         atomicAdd(lost, bad);
     if (c_part) {
         // A diagonal tile holds each unordered pair twice.
-        const double total = sammon_block_sum(sum_s, (double)dsum * (I == (int)J ? 0.5 : 1.0));
+        const double total = sammon_block_sum(sum_s, dsum * (I == (int)J ? 0.5 : 1.0));
         if (threadIdx.x == 0)
             c_part[blockIdx.x] = total;
     }
@@ -210,7 +214,7 @@ __device__ __forceinline__ float sammon_rcp_normal(float v)
 }
 
 // One pair's share of the pass, added to the point i's sums si and the
-// point j's sj; st gets its stress term (d* - d)^2 / d* = (1 - d r)^2 / r.
+// point j's sj; st gets its stress term, as the MODE says.
 // FULL: r > 0, a pair of distinct points (off the diagonal tiles, inside
 // N), so that only coinciding outputs need a test.
 template <int M, int MODE, int K, bool FULL>
@@ -252,7 +256,16 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         si[2 * M - 1] += last;
         sj[2 * M - 1] += last;
     }
-    if constexpr (MODE != SAMMON_PASS_GD) {
+    if constexpr (MODE == SAMMON_PASS_EMBED) {
+        // Expanded: (d* - d)^2 / d* = d* + d (d r - 2), and the d* add up
+        // to c, which the caller adds (sammon_stored_fill's c_part: the
+        // sum of these r's reciprocals).  Three operations a pair where
+        // the direct form below takes five and a reciprocal.  A pair that
+        // is no pair, or whose outputs coincide, has rd = 0 and so d = 0:
+        // no term (the coinciding pair's d* is in c).
+        const float d = d2 * rd;
+        st = fmaf(d, fmaf(d, r, -2.0f), st);
+    } else if constexpr (MODE == SAMMON_PASS_STRESS) {
         // r is at most 1/d_min of data the host scaled to about unit size,
         // so 1/r = d* is a normal float.
         const float s = fmaf(-(d2 * rd), r, 1.0f);
@@ -377,8 +390,8 @@ __device__ __forceinline__ void sammon_stored_sums_alt(float *buf, const float (
 
 // One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
 // far) gets the MODE's sums; stress_part[block], if MODE has a stress, the
-// block's sum of stress terms over its unordered pairs (fp64; c not
-// applied).  Grid (splits, ceil(N / TILE)), 256 threads: block (s, r)
+// block's sum of stress terms over its unordered pairs (fp64; c neither
+// added, by EMBED's expanded form, nor divided by).  Grid (splits, ceil(N / TILE)), 256 threads: block (s, r)
 // takes tile row I = tiles - 1 - r (the longest rows first) and its tiles
 // J s (I + 1) / splits .. (s + 1) (I + 1) / splits - 1, as sammon_tiled_sym.
 // STORED: r from `store` (x unused); else from x (store unused), n >= 1.
