@@ -258,7 +258,7 @@ check_PROGRAMS += t/sbo_opencl_train_kernels
 TESTS += t/sbo_opencl_train_kernels
 t_sbo_opencl_train_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
 t_sbo_opencl_train_kernels_SOURCES = t/sbo_opencl_train_kernels.c t/sbo_opencl_train_util.h \
-	t/opencl_test.h t/sbo_residuals.h
+	t/opencl_test.h t/sbo_residuals.h t/sbo_svd_floor.h
 check_PROGRAMS += t/sbo_opencl_train
 TESTS += t/sbo_opencl_train
 t_sbo_opencl_train_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
@@ -283,7 +283,8 @@ endif RB_HAVE_BLAS
 if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_train_kernels_host
 TESTS += t/sbo_train_kernels_host
-t_sbo_train_kernels_host_SOURCES = t/sbo_train_kernels_host.cc t/gpu_emu.h t/sbo_residuals.h
+t_sbo_train_kernels_host_SOURCES = t/sbo_train_kernels_host.cc t/gpu_emu.h t/sbo_residuals.h \
+	t/sbo_svd_floor.h
 t_sbo_train_kernels_host_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
 t_sbo_train_kernels_host_LDFLAGS = $(AM_LDFLAGS) -pthread
 endif RB_HAVE_BLAS
@@ -294,14 +295,14 @@ if RB_HAVE_CUDA
 check_PROGRAMS += t/sbo_cuda_train
 TESTS += t/sbo_cuda_train
 t_sbo_cuda_train_SOURCES = t/sbo_cuda_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
-	t/sbo_residuals.h
+	t/sbo_residuals.h t/sbo_svd_floor.h
 nodist_EXTRA_t_sbo_cuda_train_SOURCES = build-aux/link-cxx.cxx
 endif RB_HAVE_CUDA
 if RB_HAVE_HIP
 check_PROGRAMS += t/sbo_hip_train
 TESTS += t/sbo_hip_train
 t_sbo_hip_train_SOURCES = t/sbo_hip_train.c t/sbo_gpu_train_test.h t/sbo_train_compare.h t/sbo_train_occ.h \
-	t/sbo_residuals.h
+	t/sbo_residuals.h t/sbo_svd_floor.h
 nodist_EXTRA_t_sbo_hip_train_SOURCES = build-aux/link-cxx.cxx
 endif RB_HAVE_HIP
 endif RB_HAVE_BLAS

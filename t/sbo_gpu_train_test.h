@@ -5,7 +5,8 @@
  * SBO_TEST_BACKEND through its engine SBO_TEST_ENGINE() (sbo_gpu.h; the
  * test defines both first):
  *  - kernels against the CPU, f32 and f64: the Jacobi SVD's Q = U V^T
- *    orthonormal and as sbo_polar, U S V^T = M; Newton-Schulz as sbo_polar
+ *    orthonormal and as sbo_polar, U S V^T = M, and still M's polar factor
+ *    where a singular value is under the null floor; Newton-Schulz as sbo_polar
  *    with no fallback on full-rank M; the worst-W selection (sbo_worst's
  *    order: ties, +-0, every key byte; the whole order of 40000 signals,
  *    chunks of several pieces), the grouping (counts, stable order, an empty block) and the
@@ -33,6 +34,7 @@
 #include "impl/sbo/sbo_case.h"
 #include "impl/sbo/sbo_gpu.h"
 #include "t/sbo_residuals.h"
+#include "t/sbo_svd_floor.h"
 #include "t/sbo_train_compare.h"
 #include "t/sbo_train_occ.h"
 #include "t/tap.h"
@@ -108,6 +110,38 @@ static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb
     if (rc)
         tap_diag("rc %d: %s", rc, c.msg);
     free(ref);
+    free(sg);
+    free(V);
+    free(U);
+    free(Q);
+    free(M);
+}
+
+/* The Jacobi SVD's Q on nb blocks whose smallest singular value is under
+ * the null floor but positive (t/sbo_svd_floor.h): the completed column
+ * keeps M's sign, so Q stays M's polar factor within the derived bound (a
+ * completion of either sign at random fails a block in two). */
+static void floor_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb)
+{
+    struct rb_case c;
+    base_case(&c, ctx, prec);
+    const size_t pp = (size_t)p * p;
+    double *M = malloc(nb * pp * sizeof *M), *Q = malloc(nb * pp * sizeof *Q);
+    double *U = malloc(nb * pp * sizeof *U), *V = malloc(nb * pp * sizeof *V);
+    double *sg = malloc((size_t)nb * p * sizeof *sg), *bound = malloc(nb * sizeof *bound);
+    double worst = NAN, orth = NAN, u = unit_of(prec);
+    for (int g = 0; g < nb; g++)
+        bound[g] = sbo_test_below_floor(&rng, p, prec == RB_PREC_F32, M + g * pp);
+    int fall = -1;
+    int rc = SBO_TEST_ENGINE()->svd_host(&c, p, nb, M, 0, 0, Q, U, V, sg, &fall);
+    if (rc == 0)
+        worst = sbo_test_floor_worst(p, nb, M, Q, bound, &orth);
+    tap_ok(rc == 0 && worst <= 1 && orth <= 16 * p * u, "Jacobi SVD %s p=%d x%d, s_p under "
+           "the null floor: Q as sbo_polar to %.2g of the bound, orthonormal (%.2g)",
+           rb_prec_name(prec), p, nb, worst, orth);
+    if (rc)
+        tap_diag("rc %d: %s", rc, c.msg);
+    free(bound);
     free(sg);
     free(V);
     free(U);
@@ -320,9 +354,9 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
     int nrun = 0;
     for (int i = 0; i < nv; i++)
         nrun += is_run(list[i]);
-    /* Kernels 9 + cuBLAS per precision; life cycles per variant run,
+    /* Kernels 10 + cuBLAS per precision; life cycles per variant run,
      * precision and size. */
-    tap_plan(1 + 2 * (9 + blas) + nrun * 2 * NSIZES * LIFE_CHECKS);
+    tap_plan(1 + 2 * (10 + blas) + nrun * 2 * NSIZES * LIFE_CHECKS);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)%s", (unsigned long long)seed,
              (unsigned long long)seed, blas ? "" : "; no cuBLAS: own GEMM only");
     tap_ok(nv == 2, "%d training variants registered", nv);
@@ -335,6 +369,7 @@ static int test_train(int (*available)(struct rb_ctx *, char *, size_t))
         enum rb_prec prec = k ? RB_PREC_F64 : RB_PREC_F32;
         svd_polar_check(&ctx, prec, 64, 3, 0);
         svd_polar_check(&ctx, prec, 37, 2, 0);
+        floor_check(&ctx, prec, 64, 3);
         svd_polar_check(&ctx, prec, 64, 3, 1);
         svd_polar_check(&ctx, prec, 37, 3, 1);
         select_check(&ctx, prec, 1537, 1537 / 3 + 1, 5);

@@ -2,8 +2,9 @@
 /* The kernels of the OpenCL SBO training, each against the CPU on fresh
  * random data, in float and (with fp64) double: the Jacobi SVD (orthonormal
  * U and V, reconstruction, singular values as LAPACKE_dgesvd's, Q = U V^T
- * as sbo_polar, rank-deficient M still orthonormal and optimal, the sorted
- * initial basis), the Newton-Schulz polar factor (as sbo_polar; flagged and
+ * as sbo_polar, rank-deficient M still orthonormal and optimal, a singular
+ * value under the null floor but positive with Q still M's polar factor,
+ * the sorted initial basis), the Newton-Schulz polar factor (as sbo_polar; flagged and
  * handed to the SVD when M is singular), the worst-W selection (sbo_worst's
  * order: ties, +-0, every key byte; the whole order of 40000 signals in
  * chunks of several pieces), the grouping and gather, the thresholding (sbo_code's
@@ -21,6 +22,7 @@
 #include "t/tap.h"
 #include "t/opencl_test.h"
 #include "t/sbo_residuals.h"
+#include "t/sbo_svd_floor.h"
 #include "t/sbo_opencl_train_util.h"
 
 /* Jacobi SVD and product (mode 0) of nb random p x p matrices of rank
@@ -107,6 +109,40 @@ static void svd_check(struct env *e, int p, int nb, int rank, int polar)
     free(U);
     free(Q);
     free(ones);
+    free(M);
+    env_close(&t);
+}
+
+/* Jacobi SVD and product (mode 0) of nb blocks whose smallest singular
+ * value is under the null floor but positive (t/sbo_svd_floor.h): the
+ * completed column keeps M's sign, so Q stays M's polar factor within the
+ * derived bound (a completion of either sign at random fails a block in
+ * two). */
+static void floor_check(struct env *e, int p, int nb)
+{
+    struct sbo_cl_train t;
+    if (env_open(e, &t, p, 4, nb, 64))
+        return;
+    const size_t pp = (size_t)p * p;
+    double *M = malloc(nb * pp * sizeof *M), *Q = malloc(nb * pp * sizeof *Q);
+    double *bound = malloc(nb * sizeof *bound), worst = NAN, orth = NAN;
+    int *ones = malloc((size_t)nb * sizeof *ones);
+    for (int g = 0; g < nb; g++) {
+        bound[g] = sbo_test_below_floor(&e->rng, p, e->prec == RB_PREC_F32, M + g * pp);
+        ones[g] = 1;
+    }
+    int rc = put_ints(e, &t, t.cnt, ones, nb) || put_real(e, &t, t.M, M, nb * pp);
+    rc = rc || sbo_cl_svd_product(&e->c, &t, nb, 0, t.cnt, 0) || get_real(e, &t, t.D, Q, nb * pp);
+    if (!rc)
+        worst = sbo_test_floor_worst(p, nb, M, Q, bound, &orth);
+    tap_ok(!rc && worst <= 1 && orth <= 16 * p * e->u, "Jacobi SVD %s p=%d x%d, s_p under the "
+           "null floor: Q as sbo_polar to %.2g of the bound, orthonormal (%.2g)", e->name, p, nb,
+           worst, orth);
+    if (rc)
+        tap_diag("rc %d: %s", rc, e->c.msg);
+    free(ones);
+    free(bound);
+    free(Q);
     free(M);
     env_close(&t);
 }
@@ -377,9 +413,9 @@ int main(void)
     struct rb_opencl *cl = cl_test_open(&e.ctx);
     int fp64 = cl_test_fp64(cl), precs = fp64 ? 2 : 1, blas = sbo_cl_have_clblast();
     uint64_t seed = tap_seed();
-    /* SVD 4 + 3, polar 4 + 2; basis, selection 3, threshold, GEMM 3 or 4,
-     * GEMM shapes 3. */
-    tap_plan(precs * (13 + 1 + 3 + 3 + 1 + 3 + blas + 3));
+    /* SVD 4 + 3 + 2 under the floor, polar 4 + 2; basis, selection 3,
+     * threshold, GEMM 3 or 4, GEMM shapes 3. */
+    tap_plan(precs * (15 + 1 + 3 + 3 + 1 + 3 + blas + 3));
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it); device %s%s%s",
              (unsigned long long)seed, (unsigned long long)seed, cl->name,
              fp64 ? "" : "; no fp64, f32 only", blas ? "" : "; no CLBlast");
@@ -389,6 +425,8 @@ int main(void)
         svd_check(&e, 37, 2, 18, 0);
         svd_check(&e, 37, 3, 37, 1);
         svd_check(&e, 16, 2, 9, 1);
+        floor_check(&e, 64, 3);
+        floor_check(&e, 37, 3);
         basis_check(&e, 37);
         select_check(&e, 1537, 1537 / 3 + 1, 5);
         select_check(&e, 40000, 40000, 7);      /* the whole order; chunks of pieces */

@@ -12,7 +12,8 @@
  * split into chunks, K not a multiple of the chunk, K below one chunk,
  * several tiles), the Jacobi SVD with
  * Q = U V^T (orthonormal, as sbo_polar; rank-deficient M orthonormal and
- * Procrustes-optimal) and the sorted initial basis, and Newton-Schulz in
+ * Procrustes-optimal; a singular value under the null floor but positive,
+ * Q still M's polar factor) and the sorted initial basis, and Newton-Schulz in
  * shared and in global memory (as sbo_polar; a singular M flagged). */
 #include "t/gpu_emu.h"
 #include "kernels/cuda/sbo_train_gemm.cuh"
@@ -26,6 +27,7 @@
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo.h"
 #include "t/sbo_residuals.h"
+#include "t/sbo_svd_floor.h"
 #include "t/tap.h"
 
 static struct rb_rng rng;
@@ -466,6 +468,29 @@ template <typename T> static void polar_check(int p, int nb, int rank, int how)
                what[how], pname<T>(), p, rank, flagged, nb, orth, tdev);
 }
 
+/* The Jacobi SVD's Q on nb blocks whose smallest singular value is under
+ * the null floor but positive (t/sbo_svd_floor.h): the completed column
+ * must keep M's sign, so Q stays M's polar factor within the derived bound
+ * (a completion of either sign at random fails a block in two). */
+template <typename T> static void floor_check(int p, int nb)
+{
+    const size_t pp = (size_t)p * p;
+    std::vector<double> Md(nb * pp), bound(nb), Qd(nb * pp);
+    std::vector<T> M(nb * pp), D(nb * pp, (T)NAN);
+    for (int g = 0; g < nb; g++)
+        bound[g] = sbo_test_below_floor(&rng, p, sizeof(T) == sizeof(float), &Md[g * pp]);
+    for (size_t k = 0; k < nb * pp; k++)
+        M[k] = (T)Md[k];
+    jacobi_polar<T>(p, nb, M, D);
+    for (size_t k = 0; k < nb * pp; k++)
+        Qd[k] = D[k];
+    double orth = NAN;
+    const double worst = sbo_test_floor_worst(p, nb, Md.data(), Qd.data(), bound.data(), &orth);
+    tap_ok(worst <= 1 && orth <= 16 * p * unit<T>(), "Jacobi SVD %s p=%d x%d, s_p under the "
+           "null floor: Q as sbo_polar to %.2g of the bound, orthonormal (%.2g)", pname<T>(),
+           p, nb, worst, orth);
+}
+
 /* A block whose M has a zero column (an atom no signal uses) next to a full
  * one: Newton-Schulz flags it before any step and answers the other. */
 template <typename T> static void polar_zero_check(int p, int how)
@@ -561,6 +586,8 @@ template <typename T> static void all_checks()
     polar_check<T>(13, 1, 13, 1);
     polar_check<T>(12, 1, 5, 2);
     polar_check<T>(12, 1, 6, 1);
+    floor_check<T>(16, 3);
+    floor_check<T>(13, 3);
     polar_zero_check<T>(12, 1);
     polar_zero_check<T>(13, 2);
     basis_check<T>(12);
@@ -570,7 +597,7 @@ int main()
 {
     uint64_t seed = tap_seed();
     rb_rng_seed(&rng, seed);
-    tap_plan(2 * 26);
+    tap_plan(2 * 28);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     all_checks<float>();

@@ -391,9 +391,10 @@ __device__ __forceinline__ void sammon_stored_sums_alt(float *buf, const float (
 // One pass over the pairs: g (N x sammon_pass_sums, zero or this pass's so
 // far) gets the MODE's sums; stress_part[block], if MODE has a stress, the
 // block's sum of stress terms over its unordered pairs (fp64; c neither
-// added, by EMBED's expanded form, nor divided by).  Grid (splits, ceil(N / TILE)), 256 threads: block (s, r)
-// takes tile row I = tiles - 1 - r (the longest rows first) and its tiles
-// J s (I + 1) / splits .. (s + 1) (I + 1) / splits - 1, as sammon_tiled_sym.
+// added, by EMBED's expanded form, nor divided by).  Grid (splits,
+// ceil(N / TILE)), 256 threads: block (s, r) takes tile row I = tiles - 1
+// - r (the longest rows first) and its tiles J s (I + 1) / splits .. (s +
+// 1) (I + 1) / splits - 1, as sammon_tiled_sym.
 // STORED: r from `store` (x unused); else from x (store unused), n >= 1.
 // Blocks an SM must hold: two at tiles of 64 (at most 128 registers a
 // thread; left alone the embedding's pass takes 146 and runs one block an

@@ -118,7 +118,11 @@ __device__ void sbo_jac_step(int p, T *A, T *V, int step, T floor2, sbo_jac_smem
 
 // Null column k of U replaced by the first unit vector e_c made orthogonal
 // to the other columns (twice, for accuracy) whose remainder has a norm of
-// at least 1/(2 sqrt p): some e_c's is at least 1/sqrt(p).
+// at least 1/(2 sqrt p): some e_c's is at least 1/sqrt(p).  Its sign is
+// that of the column's own remainder a_k = M v_k (still in U[k]): a column
+// under the null floor may yet be M's, with s_k > 0 known to a few digits,
+// and the other sign would flip that triplet in Q = U V^T (by 2 u_k v_k^T)
+// where M's polar factor is well defined.
 template <typename T> __device__ void sbo_jac_complete(int p, T *U, int k, sbo_jac_smem<T> *sm)
 {
     const int lid = threadIdx.x, n = blockDim.x;
@@ -150,8 +154,15 @@ template <typename T> __device__ void sbo_jac_complete(int p, T *U, int k, sbo_j
         sbo_block_sum(sm->red, lid, n);
         const T nrm = sqrt(sm->red[0]);
         if (nrm >= T(0.5) / sqrt(T(p))) {
+            __syncthreads();            // red[0] read by all
+            T dot = T(0);
             for (int r = lid; r < p; r += n)
-                U[k * p + r] = sm->w[r] / nrm;
+                dot += sm->w[r] * U[k * p + r];
+            sm->red[lid] = dot;
+            sbo_block_sum(sm->red, lid, n);
+            const T scale = (sm->red[0] < T(0) ? T(-1) : T(1)) / nrm;
+            for (int r = lid; r < p; r += n)
+                U[k * p + r] = sm->w[r] * scale;
             __syncthreads();
             if (lid == 0)
                 sm->nul[k] = 0;

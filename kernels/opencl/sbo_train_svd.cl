@@ -25,8 +25,10 @@
 #ifndef SBO_JAC_SWEEPS
 #define SBO_JAC_SWEEPS 40
 #endif
-/* A column of norm below SBO_NULL_TOL |M|_F is null: M lacks that rank and
- * any unit vector orthogonal to the others serves as its u (notes 2). */
+/* A column of norm below SBO_NULL_TOL |M|_F is null: M lacks that rank (to
+ * that tolerance) and any unit vector orthogonal to the others serves as
+ * its u (notes 2), taken with the sign of the column's remainder (see
+ * complete). */
 #ifndef SBO_NULL_TOL
 #define SBO_NULL_TOL (SBO_P * SBO_EPS)
 #endif
@@ -123,7 +125,11 @@ static void jac_step(__global REAL *A, __global REAL *V, const int step, const R
 /* Null column k of U replaced by the first unit vector e_c, made orthogonal
  * to the other columns (twice, for accuracy), whose remainder has a norm of
  * at least 1/(2 sqrt p): some e_c's is at least 1/sqrt(p), since their
- * squares add up to the dimension left (at least 1). */
+ * squares add up to the dimension left (at least 1).  Its sign is that of
+ * the column's own remainder a_k = M v_k (still in U[k]): a column under
+ * the null floor may yet be M's, with s_k > 0 known to a few digits, and
+ * the other sign would flip that triplet in Q = U V^T (by 2 u_k v_k^T)
+ * where M's polar factor is well defined. */
 static void complete(__global REAL *U, const int k, __local int *nul, __local REAL *w,
                      __local REAL *h, __local REAL *red)
 {
@@ -156,8 +162,15 @@ static void complete(__global REAL *U, const int k, __local int *nul, __local RE
         jac_sum(red, lid, wg);
         const REAL nrm = sqrt(red[0]);
         if (nrm >= (REAL)0.5 * rsqrt((REAL)SBO_P)) {
+            barrier(CLK_LOCAL_MEM_FENCE);       /* red[0] read by all */
+            REAL dot = (REAL)0;
             for (int r = lid; r < SBO_P; r += wg)
-                U[k * SBO_P + r] = w[r] / nrm;
+                dot += w[r] * U[k * SBO_P + r];
+            red[lid] = dot;
+            jac_sum(red, lid, wg);
+            const REAL scale = (red[0] < (REAL)0 ? (REAL)-1 : (REAL)1) / nrm;
+            for (int r = lid; r < SBO_P; r += wg)
+                U[k * SBO_P + r] = w[r] * scale;
             barrier(CLK_GLOBAL_MEM_FENCE);
             if (lid == 0)
                 nul[k] = 0;
