@@ -447,6 +447,64 @@ out:
     free(t);
 }
 
+/* A driver that does not take the step the resident map foresaw: GD steps
+ * of alpha, alpha / 2 (another rule: the step queued for alpha is
+ * dropped) and alpha / 2 again with no step to follow (another plan: the
+ * step queued for two more is dropped), against the same three steps with
+ * the map on the host through the engine's evaluation, within the budget
+ * of resident_check; and the last step's stress must be the stress-only
+ * pass's of its map, bit for bit (a step queued for more would have summed
+ * the expanded form). */
+static void resident_replan_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx,
+                                  struct data *s)
+{
+    const int N = s->d.N, n = s->d.n, m = 2, steps = 3, left[] = { 3, 2, 0 };
+    struct sammon_engine e;
+    double *ya = malloc((size_t)N * m * sizeof *ya), *yb = malloc((size_t)N * m * sizeof *yb);
+    double *g = malloc((size_t)N * m * sizeof *g), *yr = malloc((size_t)N * m * sizeof *yr);
+    double st = NAN, sa = NAN, sd = NAN, budget = 0.0, worst = NAN, alpha[3];
+    int rc = sammon_engine_open(&e, ops, ctx, N, n, m, NULL, s->d.x);
+    alpha[0] = rc == 0 ? sammon_gd_alpha(N, e.c, SAMMON_GD_LAMBDA) : 0.0;
+    alpha[1] = alpha[2] = alpha[0] / 2;
+    if (rc == 0 && !e.resident) {
+        tap_skip("%s %s: the device keeps no map (%s has no fp64)", ops->name, s->what,
+                 e.device);
+        goto out;
+    }
+    memcpy(ya, s->y0, (size_t)N * m * sizeof *ya);
+    memcpy(yb, s->y0, (size_t)N * m * sizeof *yb);
+    if (rc == 0)
+        rc = e.resident->load(&e, ya, &st);
+    for (int k = 0; rc == 0 && k < steps; k++)
+        rc = e.resident->step(&e, 0, SAMMON_MAGIC, alpha[k], left[k], &sa);
+    if (rc == 0)
+        rc = e.resident->fetch(&e, ya);
+    for (int k = 0; rc == 0 && k < steps; k++)
+        if ((rc = sammon_engine_eval(&e, yb, NULL, g, NULL)) == 0)
+            for (size_t q = 0; q < (size_t)N * m; q++)
+                yb[q] -= alpha[k] * g[q];
+    if (rc == 0)
+        rc = sammon_engine_eval(&e, ya, &sd, NULL, NULL);
+    if (rc == 0) {
+        sammon_check_reference(N, n, m, steps, s->d.x, s->y0, e.c, alpha[0], yr, &budget);
+        worst = 0.0;
+        for (size_t q = 0; q < (size_t)N * m; q++)
+            worst = isnan(ya[q] - yb[q]) ? NAN : fmax(worst, fabs(ya[q] - yb[q]));
+    }
+    const double delta = 2.0 * SAMMON_CHECK_K * U_F * budget;
+    if (!tap_ok(rc == 0 && worst <= delta && sa == sd, "%s %s gd steps of a, a/2, a/2 that "
+                "the device's map did not foresee: its map vs the host's, |dy| %.3g <= %.3g; "
+                "last stress %.12g, the stress-only pass's %.12g", ops->name, s->what, worst,
+                delta, sa, sd))
+        tap_diag("rc %d: %s", rc, e.msg);
+out:
+    sammon_engine_close(&e);
+    free(yr);
+    free(g);
+    free(yb);
+    free(ya);
+}
+
 /* Rows 1 and 2 differ by less than float can tell: refused, named. */
 static void float_duplicates(const struct sammon_engine_ops *ops, struct rb_ctx *ctx)
 {
@@ -490,7 +548,7 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     free(g);
 }
 
-#define ENGINE_CHECKS 18
+#define ENGINE_CHECKS 19
 
 static void engine_test(const struct sammon_engine_ops *ops)
 {
@@ -530,10 +588,12 @@ static void engine_test(const struct sammon_engine_ops *ops)
     resident_check(ops, &ctx, &gen, 100, 0);
     resident_check(ops, &ctx, &iris, 100, 0);
     resident_check(ops, &ctx, &iris, 100, 1);
+    resident_replan_check(ops, &ctx, &iris);
     float_duplicates(ops, &ctx);
     /* The recomputing form (where the triangle does not fit) at both
      * tiles, and the stored form at 128. */
-    static const struct sammon_engine_opts forms[] = { { 64, 1 }, { 128, 1 }, { 128, 0 } };
+    static const struct sammon_engine_opts forms[] = { { 64, 1, NULL }, { 128, 1, NULL },
+                                                       { 128, 0, NULL } };
     for (int k = 0; k < 3; k++)
         form_check(ops, &ctx, &gen, &forms[k]);
     rb_dataset_free(&iris.d);
