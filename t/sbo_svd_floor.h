@@ -72,7 +72,7 @@ static inline double sbo_test_floor_worst(int p, int nb, const double *M, const 
         double qdev = NAN;
         if (bound[g] > 0 && sbo_polar(p, M + g * pp, ref) == 0) {
             qdev = 0.0;
-            for (size_t k = 0; k < pp; k++)
+            for (size_t k = 0; k < pp && !isnan(qdev); k++)
                 qdev = isnan(Qg[k]) ? NAN : fmax(qdev, fabs(Qg[k] - ref[k]));
         }
         worst = isnan(qdev) ? NAN : fmax(worst, qdev / bound[g]);
