@@ -216,14 +216,9 @@ static void eval_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     struct bounds b;
     bounds_at(N, n, m, s->d.x, y, f.c, 64, expanded_stress(ops), &b);
     double wg = 0, wh = 0;
-    /* fmax passes over a NaN: the first one ends the scan. */
     for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
-        wg = fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
-        wh = fmax(wh, fabs(h[k] - hr[k]) / b.th[k]);
-        if (isnan(g[k]) || isnan(h[k])) {
-            wg = NAN;
-            break;
-        }
+        wg = tap_worst(wg, fabs(g[k] - gr[k]) / b.tg[k]);
+        wh = tap_worst(wh, fabs(h[k] - hr[k]) / b.th[k]);
     }
     if (!tap_ok(rc == 0 && rr == 0 && fabs(st - sr) <= b.stress && wg <= 1 && wh <= 1,
                 "%s %s: one evaluation (%s): stress %.10g vs %.10g (<= %.2g), g and h within "
@@ -428,8 +423,8 @@ static void resident_check(const struct sammon_engine_ops *ops, struct rb_ctx *c
                                    sammon_gd_alpha(N, e.c, SAMMON_GD_LAMBDA), yr, &budget);
             worst = 0.0;
             same = 1;
-            for (size_t k = 0; k < (size_t)N * m && !isnan(worst); k++) {
-                worst = isnan(ya[k] - yb[k]) ? NAN : fmax(worst, fabs(ya[k] - yb[k]));
+            for (size_t k = 0; k < (size_t)N * m; k++) {
+                worst = tap_worst(worst, fabs(ya[k] - yb[k]));
                 same &= ya[k] == yb[k];
             }
         }
@@ -491,8 +486,8 @@ static void resident_replan_check(const struct sammon_engine_ops *ops, struct rb
     if (rc == 0) {
         sammon_check_reference(N, n, m, steps, s->d.x, s->y0, e.c, alpha[0], yr, &budget);
         worst = 0.0;
-        for (size_t q = 0; q < (size_t)N * m && !isnan(worst); q++)
-            worst = isnan(ya[q] - yb[q]) ? NAN : fmax(worst, fabs(ya[q] - yb[q]));
+        for (size_t q = 0; q < (size_t)N * m; q++)
+            worst = tap_worst(worst, fabs(ya[q] - yb[q]));
     }
     const double delta = 2.0 * SAMMON_CHECK_K * U_F * budget;
     if (!tap_ok(rc == 0 && worst <= delta && sa == sd, "%s %s gd steps of a, a/2, a/2 that "
@@ -535,10 +530,9 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
         rc = sammon_engine_eval(&e, s->y0, &st, g, h);
     sammon_gradient(N, n, m, s->d.x, s->y0, c, gr, hr);
     bounds_at(N, n, m, s->d.x, s->y0, c, opts->tile, expanded_stress(ops), &b);
-    /* fmax passes over a NaN: the first one ends the scan. */
-    for (size_t k = 0; rc == 0 && !isnan(wg) && !isnan(wh) && k < (size_t)N * m; k++) {
-        wg = isnan(g[k]) ? NAN : fmax(wg, fabs(g[k] - gr[k]) / b.tg[k]);
-        wh = isnan(h[k]) ? NAN : fmax(wh, fabs(h[k] - hr[k]) / b.th[k]);
+    for (size_t k = 0; rc == 0 && k < (size_t)N * m; k++) {
+        wg = tap_worst(wg, fabs(g[k] - gr[k]) / b.tg[k]);
+        wh = tap_worst(wh, fabs(h[k] - hr[k]) / b.th[k]);
     }
     if (!tap_ok(rc == 0 && fabs(st - sr) <= b.stress && wg <= 1 && wh <= 1, "%s %s: %s: "
                 "stress %.10g vs %.10g, g and h within %.3g and %.3g of their bounds",

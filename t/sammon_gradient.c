@@ -61,10 +61,10 @@ static void check_derivatives(struct rb_rng *r, int N, int n, int m)
         y[k] = keep - h2;
         double em2 = sammon_stress(N, n, m, x, y, c);
         y[k] = keep;
-        gerr = fmax(gerr, fabs((ep1 - em1) / (2 * h1) - g[k]));
-        herr = fmax(herr, fabs((ep2 - 2 * e0 + em2) / (h2 * h2) - h[k]));
-        gmax = fmax(gmax, fabs(g[k]));
-        hmax = fmax(hmax, fabs(h[k]));
+        gerr = tap_worst(gerr, fabs((ep1 - em1) / (2 * h1) - g[k]));
+        herr = tap_worst(herr, fabs((ep2 - 2 * e0 + em2) / (h2 * h2) - h[k]));
+        gmax = tap_worst(gmax, fabs(g[k]));
+        hmax = tap_worst(hmax, fabs(h[k]));
     }
     tap_ok(gerr / gmax <= 1e-8, "N=%d n=%d m=%d: gradient vs central differences: %.2g <= 1e-8",
            N, n, m, gerr / gmax);
@@ -104,12 +104,12 @@ static void check_steps(struct rb_rng *r, int N, int n, int m)
     sammon_gradient(N, n, m, x, y, c, g, h);
     sammon_step_gd(N, n, m, x, y, c, alpha, out);
     for (size_t k = 0; k < len; k++)
-        worst = fmax(worst, fabs(out[k] - (y[k] - alpha * g[k])));
+        worst = tap_worst(worst, fabs(out[k] - (y[k] - alpha * g[k])));
     tap_ok(worst == 0.0, "N=%d: GD step is y - alpha g", N);
     sammon_step_newton(N, n, m, x, y, c, SAMMON_MAGIC, out);
     worst = 0.0;
     for (size_t k = 0; k < len; k++)
-        worst = fmax(worst, fabs(out[k] - (y[k] - SAMMON_MAGIC * g[k] / fabs(h[k]))));
+        worst = tap_worst(worst, fabs(out[k] - (y[k] - SAMMON_MAGIC * g[k] / fabs(h[k]))));
     tap_ok(worst == 0.0, "N=%d: pseudo-Newton step is y - mf g/|h|", N);
     /* A contraction of x (d <= d*): every term of a point's gradient has
      * norm <= 2/c, so alpha |g_p| <= lambda dbar. */
@@ -121,7 +121,7 @@ static void check_steps(struct rb_rng *r, int N, int n, int m)
         double s = 0.0;
         for (int q = 0; q < m; q++)
             s += g[(size_t)p * m + q] * g[(size_t)p * m + q];
-        moved = fmax(moved, alpha * sqrt(s));
+        moved = tap_worst(moved, alpha * sqrt(s));
     }
     tap_ok(moved <= SAMMON_GD_LAMBDA * dbar && moved >= 0.05 * SAMMON_GD_LAMBDA * dbar,
            "N=%d: largest GD step %.4g is within lambda dbar = %.4g", N, moved,
@@ -136,7 +136,7 @@ static void check_steps(struct rb_rng *r, int N, int n, int m)
     sammon_check_reference(N, n, m, 3, x, y, c, alpha, ref, &budget);
     worst = 0.0;
     for (size_t k = 0; k < len; k++)
-        worst = fmax(worst, fabs(ref[k] - out[k]) / dbar);
+        worst = tap_worst(worst, fabs(ref[k] - out[k]) / dbar);
     tap_ok(worst <= 1e-13 && budget > 0, "N=%d: verification reference = 3 GD steps (%.2g)",
            N, worst);
     /* The sampled check of one step: its rows are the full reference's,
@@ -149,7 +149,7 @@ static void check_steps(struct rb_rng *r, int N, int n, int m)
     worst = 0.0;
     for (int i = 0; i < K; i++)
         for (int q = 0; q < m; q++)
-            worst = fmax(worst, fabs(yr[i * m + q] - ref[(size_t)rows[i] * m + q]));
+            worst = tap_worst(worst, fabs(yr[i * m + q] - ref[(size_t)rows[i] * m + q]));
     tap_ok(rc == 0 && worst == 0.0 && budget_rows > 0 && budget_rows <= budget,
            "N=%d: one step on %d rows = the full step's rows (%.2g), budget %.3g <= %.3g", N,
            K, worst, budget_rows, budget);
@@ -171,7 +171,7 @@ static void check_starts(struct rb_rng *r)
     sammon_init_random(rb_rng_u64(r), N, m, 7.0, y);
     for (int k = 0; k < N * m; k++) {
         lo = fmin(lo, y[k]);
-        hi = fmax(hi, y[k]);
+        hi = tap_worst(hi, y[k]);
     }
     tap_ok(lo >= 0.0 && hi < 7.0 && hi - lo > 5.0, "random start in [0, 7): %.3g..%.3g", lo, hi);
     /* y = X V_m: columns orthogonal (V orthonormal eigenvectors of X^T X). */

@@ -57,8 +57,7 @@ static void step_case(int N, int m, int newton, uint64_t seed)
     for (size_t k = 0; k < want.size(); k++) {
         const double tol = 0x1.0p-52 * (std::fabs(want[k]) + std::fabs(y0[k] - want[k]));
         const double err = std::fabs(y_new[k] - want[k]);
-        const double ratio = tol > 0 ? err / tol : err;
-        worst = std::isnan(ratio) || std::isnan(worst) ? NAN : std::fmax(worst, ratio);
+        worst = tap_worst(worst, tol > 0 ? err / tol : err);
         float_bad += !(yf[k] == (float)(y_new[k] / scale));
         moved += y[k] != y0[k];
     }

@@ -25,7 +25,7 @@ static void check_1onb(const char *what, int p, int m, int s, const double *Y,
         rc = sbo_1onb(p, m, Y, s, K, Q, err);
     double worst = -INFINITY;
     for (int k = 1; k <= K; k++)
-        worst = fmax(worst, (err[k] - err[k - 1]) / err[0]);
+        worst = tap_worst(worst, (err[k] - err[k - 1]) / err[0]);
     tap_ok(rc == 0 && worst <= 1e-12 && err[K] < err[0],
            "%s: error never rises (largest step %.2g of the start), %.6g -> %.6g", what,
            worst, err[0], err[K]);
@@ -69,7 +69,7 @@ int main(void)
             rr += a * a;
         }
         sparse &= nz == s;
-        worst = fmax(worst, fabs(yy - e - rr) / yy);
+        worst = tap_worst(worst, fabs(yy - e - rr) / yy);
     }
     tap_ok(sparse, "codes have exactly s = %d nonzeros", s);
     tap_ok(worst < 1e-13, "kept energy = |y|^2 - residual (worst %.2g relative)", worst);

@@ -44,7 +44,7 @@ static void check_choice(int p, int s, int nb, int m, struct rb_rng *r, int plan
         for (int k = 0; k < p; k++)
             yy += y[k] * y[k];
         int jb = sbo_best_block_brute(p, s, nb, D, y, &resid);
-        worst = fmax(worst, fabs(yy - e[i] - resid) / yy);
+        worst = tap_worst(worst, fabs(yy - e[i] - resid) / yy);
         if (jb == best[i])
             agree++;
         else if (fabs(all[(size_t)i * nb + jb] - e[i]) <= 1e-12 * yy)

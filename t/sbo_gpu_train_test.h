@@ -89,16 +89,16 @@ static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb
     int rc = SBO_TEST_ENGINE()->svd_host(&c, p, nb, M, polar, 0, Q, U, V, sg, &fall);
     double u = unit_of(prec), orth = 0, qdev = 0, recon = 0;
     for (int g = 0; rc == 0 && g < nb; g++) {
-        orth = fmax(orth, sbo_orth_error(p, 1, Q + g * pp));
+        orth = tap_worst(orth, sbo_orth_error(p, 1, Q + g * pp));
         if (sbo_polar(p, M + g * pp, ref) == 0)
             for (size_t k = 0; k < pp; k++)
-                qdev = fmax(qdev, fabs(Q[g * pp + k] - ref[k]));
+                qdev = tap_worst(qdev, fabs(Q[g * pp + k] - ref[k]));
         for (int r = 0; !polar && r < p; r++)
             for (int col = 0; col < p; col++) {
                 double x = 0;
                 for (int k = 0; k < p; k++)
                     x += U[g * pp + r + k * p] * sg[g * p + k] * V[g * pp + col + k * p];
-                recon = fmax(recon, fabs(x - M[g * pp + r + col * p]));
+                recon = tap_worst(recon, fabs(x - M[g * pp + r + col * p]));
             }
     }
     /* Gaussian M: condition numbers of some 10^3 at most here; the polar
@@ -180,7 +180,7 @@ static void select_check(struct rb_ctx *ctx, enum rb_prec prec, int m, int W, in
     }
     for (int k = 0; rc == 0 && ok && k < m; k++)
         for (int row = 0; row < p; row++)
-            gdev = fmax(gdev, fabs(Ys[(size_t)k * p + row] - Y[(size_t)order[k] * p + row]));
+            gdev = tap_worst(gdev, fabs(Ys[(size_t)k * p + row] - Y[(size_t)order[k] * p + row]));
     tap_ok(rc == 0 && same == W && ok && gdev == 0, "select %s m=%d nb=%d: worst %d of %d as "
            "sbo_worst, grouping stable, gather exact", rb_prec_name(prec), m, nb, same, W);
     if (rc)
@@ -251,16 +251,16 @@ static void gemm_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int n, int 
                 double a = 0;
                 for (int k = 0; k < p; k++)
                     a += Q[k + r * p] * y[k + col * p];
-                dc = fmax(dc, fabs(Cg[r + col * p] - a));
-                sc = fmax(sc, fabs(a));
+                dc = tap_worst(dc, fabs(Cg[r + col * p] - a));
+                sc = tap_worst(sc, fabs(a));
             }
         for (int a = 0; a < p; a++)
             for (int b = 0; b < p; b++) {
                 double x = 0;
                 for (int k = 0; k < n; k++)
                     x += y[a + k * p] * Cg[b + k * p];
-                dm = fmax(dm, fabs(M[g * pp + a + b * p] - x));
-                sm = fmax(sm, fabs(x));
+                dm = tap_worst(dm, fabs(M[g * pp + a + b * p] - x));
+                sm = tap_worst(sm, fabs(x));
             }
     }
     double u = unit_of(prec), tc = 4 * p * u * (sc + 1), tm = 4 * n * u * (sm + p * n);

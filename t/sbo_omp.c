@@ -60,7 +60,7 @@ int main(void)
             worst = INFINITY;
             continue;
         }
-        worst = fmax(worst, fabs(e[i] - all[(size_t)i * L + best[i]]) / tol);
+        worst = tap_worst(worst, fabs(e[i] - all[(size_t)i * L + best[i]]) / tol);
         same += best[i] == ref[i];
         ties += best[i] != ref[i]
                 && all[(size_t)i * L + ref[i]] - all[(size_t)i * L + best[i]] <= 2 * tol;
@@ -79,7 +79,7 @@ int main(void)
     rc |= sbo_1onb_omp(P, M, Y, S, 10, Qf, errf, threads);
     double dev = 0.0;
     for (int k = 0; k <= 10; k++)
-        dev = fmax(dev, fabs(errf[k] - errd[k]) / errd[0]);
+        dev = tap_worst(dev, fabs(errf[k] - errd[k]) / errd[0]);
     /* Hard thresholding is discontinuous: where a signal's s-th and
      * (s+1)-th coefficients nearly tie, float rounding picks the other one
      * and the traces part by more than rounding (seen: 2e-3 of the start in

@@ -50,11 +50,11 @@ static void svd_check(struct env *e, int p, int nb, int rank, int polar)
     double orth = 0, uv = 0, recon = 0, sdev = 0, qdev = 0, opt = 0;
     for (int g = 0; !rc && g < nb; g++) {
         const double *Mg = M + g * pp;
-        orth = fmax(orth, sbo_orth_error(p, 1, Q + g * pp));
+        orth = tap_worst(orth, sbo_orth_error(p, 1, Q + g * pp));
         if (!polar) {
-            uv = fmax(uv, fmax(sbo_orth_error(p, 1, U + g * pp),
+            uv = tap_worst(uv, tap_worst(sbo_orth_error(p, 1, U + g * pp),
                                sbo_orth_error(p, 1, V + g * pp)));
-            recon = fmax(recon, recon_error(p, Mg, U + g * pp, sg + g * p, V + g * pp));
+            recon = tap_worst(recon, recon_error(p, Mg, U + g * pp, sg + g * p, V + g * pp));
         }
         svd_values(p, Mg, sv);
         double nuc = 0, got = 0;
@@ -62,9 +62,9 @@ static void svd_check(struct env *e, int p, int nb, int rank, int polar)
             nuc += sv[k];
         for (size_t k = 0; k < pp; k++)
             got += Q[g * pp + k] * Mg[k];       /* trace(Q^T M) */
-        opt = fmax(opt, fabs(nuc - got) / nuc);
+        opt = tap_worst(opt, fabs(nuc - got) / nuc);
         if (!polar)
-            sdev = fmax(sdev, sorted_dev(p, sg + g * p, sv));
+            sdev = tap_worst(sdev, sorted_dev(p, sg + g * p, sv));
         /* The computed U, V are within d = 64 p u of orthonormal ones U0,
          * V0 (what the check above accepts), and U0 S V0^T is M + dM with
          * |dM|_F up to 64 p u |M|_F (the reconstruction it accepts, plus
@@ -79,7 +79,7 @@ static void svd_check(struct env *e, int p, int nb, int rank, int polar)
         double qtol = 2 * d + 2 * 3 * d * sqrt(fro) / (sv[p - 2] + sv[p - 1]);
         if (rank == p && sbo_polar(p, Mg, ref) == 0)
             for (size_t k = 0; k < pp; k++)
-                qdev = fmax(qdev, fabs(Q[g * pp + k] - ref[k]) / qtol);
+                qdev = tap_worst(qdev, fabs(Q[g * pp + k] - ref[k]) / qtol);
     }
     const char *what = polar ? "Newton-Schulz" : "Jacobi SVD";
     double u = e->u;
@@ -178,9 +178,9 @@ static void basis_check(struct env *e, int p)
                 for (int k = 0; k < p; k++)
                     x += Q[r + a * p] * G[r + k * p] * Q[k + b * p];
             if (a == b)
-                dev = fmax(dev, fabs(x - sv[a]) / sv[0]);
+                dev = tap_worst(dev, fabs(x - sv[a]) / sv[0]);
             else
-                off = fmax(off, fabs(x) / sv[0]);
+                off = tap_worst(off, fabs(x) / sv[0]);
         }
     tap_ok(!rc && sbo_orth_error(p, 1, Q) <= 16 * p * e->u && off <= 64 * p * e->u
            && dev <= 64 * p * e->u, "initial basis %s p=%d: Q^T G Q diagonal (%.2g), "
@@ -230,7 +230,7 @@ static void select_check(struct env *e, int m, int W, int nb)
     double gdev = 0;
     for (int k = 0; !rc && k < m; k++)
         for (int row = 0; row < 16; row++)
-            gdev = fmax(gdev, fabs(Ys[k * 16 + row] - Y[idx[k] * 16 + row]));
+            gdev = tap_worst(gdev, fabs(Ys[k * 16 + row] - Y[idx[k] * 16 + row]));
     tap_ok(!rc && gdev == 0, "gather %s m=%d: signals copied exactly", e->name, m);
     free(cnt);
     free(ref);
@@ -315,16 +315,16 @@ static void gemm_check(struct env *e, int p, int n, int clblast)
                 double a = 0;
                 for (int k = 0; k < p; k++)
                     a += Q[k + r * p] * y[k + col * p];
-                dc = fmax(dc, fabs(C[co[g] + r + col * p] - a));
-                sc = fmax(sc, fabs(a));
+                dc = tap_worst(dc, fabs(C[co[g] + r + col * p] - a));
+                sc = tap_worst(sc, fabs(a));
             }
         for (int a = 0; a < p; a++)
             for (int b = 0; b < p; b++) {
                 double x = 0;
                 for (int k = 0; k < n; k++)
                     x += y[a + k * p] * C[co[g] + b + k * p];
-                dm = fmax(dm, fabs(M[mo[g] + a + b * p] - x));
-                sm = fmax(sm, fabs(x));
+                dm = tap_worst(dm, fabs(M[mo[g] + a + b * p] - x));
+                sm = tap_worst(sm, fabs(x));
             }
     }
     double tol_c = 4 * p * e->u * (sc + 1), tol_m = 4 * n * e->u * (sm + p * n);
@@ -392,7 +392,7 @@ static void gemm_shape_check(struct env *e, int p, int M, int N, int K)
                     }
                     const double err = fabs(got - x) / ((K + 1) * e->u * ax + 1e-300);
                     ok &= err <= 1.0;
-                    worst = fmax(worst, err);
+                    worst = tap_worst(worst, err);
                 }
     }
     int chunk = 0;

@@ -85,7 +85,7 @@ static void polar_check(struct env *e, int p, int nb, double cond, size_t wg_max
     double orth = 0, qdev = 0, opt = 0, u = e->u;
     for (int g = 0; !rc && g < nb; g++) {
         const double *Mg = M + g * pp;
-        orth = fmax(orth, sbo_orth_error(p, 1, Q + g * pp));
+        orth = tap_worst(orth, sbo_orth_error(p, 1, Q + g * pp));
         svd_values(p, Mg, sv);
         double nuc = 0, got = 0, fro = 0;
         for (int k = 0; k < p; k++)
@@ -94,13 +94,13 @@ static void polar_check(struct env *e, int p, int nb, double cond, size_t wg_max
             got += Q[g * pp + k] * Mg[k];
             fro += Mg[k] * Mg[k];
         }
-        opt = fmax(opt, fabs(nuc - got) / nuc);
+        opt = tap_worst(opt, fabs(nuc - got) / nuc);
         /* As t/sbo_opencl_train_kernels: the polar factor moves by up to
          * 2 |dM|_F / (s_p-1 + s_p) when M does (Higham, thm 8.9). */
         double qtol = 16 * 2 * p * u * sqrt(fro) / (sv[p - 2] + sv[p - 1]);
         if (cond > 0 && sbo_polar(p, Mg, ref) == 0)
             for (size_t k = 0; k < pp; k++)
-                qdev = fmax(qdev, fabs(Q[g * pp + k] - ref[k]) / qtol);
+                qdev = tap_worst(qdev, fabs(Q[g * pp + k] - ref[k]) / qtol);
     }
     int same = !rc && memcmp(Q, Q2, n * sizeof *Q) == 0 && fall == fall2;
     char plan[64];

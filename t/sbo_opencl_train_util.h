@@ -14,6 +14,7 @@
 #include "harness/registry.h"
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo_opencl_train.h"
+#include "t/tap.h"
 
 struct env {
     struct rb_ctx ctx;
@@ -182,7 +183,7 @@ static inline double sorted_dev(int p, const double *s, const double *ref)
     memcpy(a, s, (size_t)p * sizeof *a);
     qsort(a, (size_t)p, sizeof *a, by_descending);
     for (int k = 0; k < p; k++)
-        dev = fmax(dev, fabs(a[k] - ref[k]) / ref[0]);
+        dev = tap_worst(dev, fabs(a[k] - ref[k]) / ref[0]);
     free(a);
     return dev;
 }

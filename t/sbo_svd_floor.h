@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include "impl/common/rng.h"
 #include "impl/sbo/sbo.h"
+#include "t/tap.h"
 
 static inline double sbo_test_below_floor(struct rb_rng *rng, int p, int f32, double *M)
 {
@@ -60,23 +61,23 @@ static inline double sbo_test_below_floor(struct rb_rng *rng, int p, int f32, do
 /* Over nb such blocks M (p x p each) with their bounds: the worst
  * max |Q - polar(M)| / bound (NaN where a Q entry is NaN or a bound or
  * polar factor is missing), and in *orth the worst orthonormality error
- * of the Q. */
+ * of the Q (NaN likewise). */
 static inline double sbo_test_floor_worst(int p, int nb, const double *M, const double *Q,
                                           const double *bound, double *orth)
 {
     const size_t pp = (size_t)p * p;
     double *ref = (double *)malloc(pp * sizeof *ref), worst = ref ? 0.0 : NAN;
     *orth = 0.0;
-    for (int g = 0; g < nb && !isnan(worst); g++) {
+    for (int g = 0; g < nb; g++) {
         const double *Qg = Q + g * pp;
         double qdev = NAN;
         if (bound[g] > 0 && sbo_polar(p, M + g * pp, ref) == 0) {
             qdev = 0.0;
-            for (size_t k = 0; k < pp && !isnan(qdev); k++)
-                qdev = isnan(Qg[k]) ? NAN : fmax(qdev, fabs(Qg[k] - ref[k]));
+            for (size_t k = 0; k < pp; k++)
+                qdev = tap_worst(qdev, fabs(Qg[k] - ref[k]));
         }
-        worst = isnan(qdev) ? NAN : fmax(worst, qdev / bound[g]);
-        *orth = fmax(*orth, sbo_orth_error(p, 1, Qg));
+        worst = tap_worst(worst, qdev / bound[g]);
+        *orth = tap_worst(*orth, sbo_orth_error(p, 1, Qg));
     }
     free(ref);
     return worst;

@@ -41,7 +41,7 @@ static void sbo_train_compare(const struct rb_case *c, const char *name)
     double worst = 0;
     int n = ref.n < s->ntrace ? ref.n : s->ntrace;
     for (int k = 0; k < n; k++)
-        worst = fmax(worst, fabs(s->trace[k] - ref.rmse[k]) / ref.rmse[k]);
+        worst = tap_worst(worst, fabs(s->trace[k] - ref.rmse[k]) / ref.rmse[k]);
     if (c->prec == RB_PREC_F64 && s->s >= 2) {
         if (!tap_ok(rc == 0 && nb == s->nb && ref.n == s->ntrace && worst <= 1e-9,
                     "%s: %d RMSEs as sbo_train's to %.2g (final %.6g vs %.6g)", name, n,

@@ -93,7 +93,7 @@ template <typename T> static void ynorm_check(int p, int m, int block)
         double a = 0;
         for (int k = 0; k < p; k++)
             a += Yd[(size_t)i * p + k] * Yd[(size_t)i * p + k];
-        worst = std::max(worst, std::fabs(yn[i] - a) / (a * p * unit<T>()));
+        worst = tap_worst(worst, std::fabs(yn[i] - a) / (a * p * unit<T>()));
     }
     bool guard = true;
     for (int i = m; i < m + 8; i++)
@@ -222,7 +222,7 @@ template <typename T> static void energy_any_check(int p, int s, int m, int nb)
                 yy += Yd[(size_t)i * p + r] * Yd[(size_t)i * p + r];
             }
             const double e = sbo_top_energy(p, s, code.data());
-            worst = std::max(worst, std::fabs(E[(size_t)j * m + i] - e) / (p * yy * p));
+            worst = tap_worst(worst, std::fabs(E[(size_t)j * m + i] - e) / (p * yy * p));
         }
     tap_ok(worst <= 8 * unit<T>(), "energy (any s) %s p=%d s=%d: as sbo_top_energy to %.2g "
            "of p^2 |y|^2", pname<T>(), p, s, worst);
@@ -286,16 +286,16 @@ template <typename T> static void gemm_check(int p, int n)
                 double a = 0;
                 for (int k = 0; k < p; k++)
                     a += Q[k + r * p] * y[k + c * p];
-                dc = std::max(dc, std::fabs(C[offs[2 * nb + g] + r + c * p] - a));
-                sc = std::max(sc, std::fabs(a));
+                dc = tap_worst(dc, std::fabs(C[offs[2 * nb + g] + r + c * p] - a));
+                sc = tap_worst(sc, std::fabs(a));
             }
         for (int a = 0; a < p; a++)
             for (int b = 0; b < p; b++) {
                 double x = 0;
                 for (int k = 0; k < n; k++)
                     x += y[a + k * p] * (double)C[offs[2 * nb + g] + b + k * p];
-                dm = std::max(dm, std::fabs(M[g * pp + a + b * p] - x));
-                sm = std::max(sm, std::fabs(x));
+                dm = tap_worst(dm, std::fabs(M[g * pp + a + b * p] - x));
+                sm = tap_worst(sm, std::fabs(x));
             }
     }
     const double u = unit<T>(), tc = 4 * p * u * (sc + 1), tm = 4 * n * u * (sm + p * n);
@@ -347,7 +347,7 @@ template <typename T> static void gemm_shape_check(int M, int N, int K, int chun
                         }
                         const double e = std::fabs(got - x) / ((K + 1) * unit<T>() * ax + 1e-300);
                         ok &= e <= 1.0;
-                        worst = std::max(worst, e);
+                        worst = tap_worst(worst, e);
                     }
             ok &= std::isnan((double)C[4]);
         }
@@ -436,10 +436,10 @@ template <typename T> static void polar_check(int p, int nb, int rank, int how)
             continue;
         for (size_t k = 0; k < pp; k++)
             Qd[k] = D[g * pp + k];
-        orth = std::max(orth, sbo_orth_error(p, 1, Qd.data()));
+        orth = tap_worst(orth, sbo_orth_error(p, 1, Qd.data()));
         if (rank == p && sbo_polar(p, Md.data() + g * pp, ref.data()) == 0) {
             for (size_t k = 0; k < pp; k++)
-                qdev = std::max(qdev, std::fabs(Qd[k] - ref[k]));
+                qdev = tap_worst(qdev, std::fabs(Qd[k] - ref[k]));
         }
         double got = 0, fro = 0, nuc = 0;
         for (size_t k = 0; k < pp; k++) {
@@ -447,9 +447,9 @@ template <typename T> static void polar_check(int p, int nb, int rank, int how)
             fro += Md[g * pp + k] * Md[g * pp + k];
             nuc += (double)DJ[g * pp + k] * Md[g * pp + k];
         }
-        opt = std::max(opt, got);       /* trace(Q^T M) > 0: not a reflection of it */
+        opt = tap_worst(opt, got);      /* trace(Q^T M) > 0: not a reflection of it */
         if (how != 0 && rank < p)
-            tdev = std::max(tdev, std::fabs(got - nuc) / std::sqrt(fro));
+            tdev = tap_worst(tdev, std::fabs(got - nuc) / std::sqrt(fro));
     }
     static const char *const what[] = { "Jacobi SVD", "Newton-Schulz (shared)",
                                         "Newton-Schulz (global)" };
@@ -556,9 +556,9 @@ template <typename T> static void basis_check(int p)
             if (a == b) {
                 sorted &= x <= prev * (1 + 64 * p * unit<T>());
                 prev = x;
-                big = std::max(big, x);
+                big = tap_worst(big, x);
             } else {
-                off = std::max(off, std::fabs(x));
+                off = tap_worst(off, std::fabs(x));
             }
         }
     tap_ok(sorted && off <= 64 * p * unit<T>() * big, "initial basis %s p=%d: Q^T G Q "

@@ -79,6 +79,14 @@ static inline int tap_near(double got, double want, double tol, const char *what
     return ok;
 }
 
+/* The larger of a scan's worst so far and the next error, NaN once either
+ * is: fmax passes over a NaN, so a scan of outputs poisoned with NaN would
+ * read one that was never written as a pass. */
+static inline double tap_worst(double worst, double err)
+{
+    return isnan(worst) || isnan(err) ? NAN : fmax(worst, err);
+}
+
 /* Integer equality; prints both on failure. */
 static inline int tap_is(long long got, long long want, const char *what)
 {

@@ -86,7 +86,7 @@ int sbo_best_block_brute(int p, int s, int nb, const double *D, const double *y,
  * computed explicitly (DX formed column by column). */
 double sbo_rmse_explicit(int p, int s, const double *D, int m, const double *Y,
                          const int *assign);
-/* max_j |Q_j^T Q_j - I|_F over nb blocks. */
+/* max_j |Q_j^T Q_j - I|_F over nb blocks; NaN where a block holds a NaN. */
 double sbo_orth_error(int p, int nb, const double *D);
 
 /* Q (p x p) = U V^T of M's SVD, the nearest orthonormal matrix.  0, or

@@ -290,6 +290,10 @@ int sbo_train_verify(struct rb_case *c, struct rb_check *out)
     int ok = s->nb >= 1 && s->nb <= s->L && s->ntrace >= 1 && isfinite(s->rmse);
     for (size_t k = 0; ok && k < (size_t)s->nb * p * p; k++)
         ok = isfinite(D[k] = get(s->D, k, c->prec));
+    /* The trace's steps are folded through fmax below, which passes over a
+     * NaN. */
+    for (int k = 0; ok && k < s->ntrace; k++)
+        ok = isfinite(s->trace[k]);
     for (int i = 0; ok && i < s->m; i++)
         ok = s->best[i] >= 0 && s->best[i] < s->nb;
     double check = NAN;

@@ -205,7 +205,8 @@ double sbo_orth_error(int p, int nb, const double *D)
                 g -= a == b;
                 f += g * g;
             }
-        worst = fmax(worst, sqrt(f));
+        /* fmax would pass over a NaN block: an unwritten D must fail. */
+        worst = isnan(worst) || isnan(f) ? NAN : fmax(worst, sqrt(f));
     }
     return worst;
 }
