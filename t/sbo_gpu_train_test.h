@@ -75,14 +75,39 @@ static double unit_of(enum rb_prec prec)
     return prec == RB_PREC_F64 ? 0x1.0p-53 : 0x1.0p-24;
 }
 
+/* The SVD's inputs and outputs for nb p x p blocks: M, then Q, U, V and
+ * the singular values sg. */
+struct svd_io {
+    double *M, *Q, *U, *V, *sg;
+};
+
+static void svd_io_alloc(struct svd_io *b, int p, int nb)
+{
+    const size_t n = (size_t)nb * p * p;
+    b->M = malloc(n * sizeof *b->M);
+    b->Q = malloc(n * sizeof *b->Q);
+    b->U = malloc(n * sizeof *b->U);
+    b->V = malloc(n * sizeof *b->V);
+    b->sg = malloc((size_t)nb * p * sizeof *b->sg);
+}
+
+static void svd_io_free(struct svd_io *b)
+{
+    free(b->sg);
+    free(b->V);
+    free(b->U);
+    free(b->Q);
+    free(b->M);
+}
+
 static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb, int polar)
 {
     struct rb_case c;
     base_case(&c, ctx, prec);
     size_t pp = (size_t)p * p;
-    double *M = malloc(nb * pp * sizeof *M), *Q = malloc(nb * pp * sizeof *Q);
-    double *U = malloc(nb * pp * sizeof *U), *V = malloc(nb * pp * sizeof *V);
-    double *sg = malloc((size_t)nb * p * sizeof *sg), *ref = malloc(pp * sizeof *ref);
+    struct svd_io b;
+    svd_io_alloc(&b, p, nb);
+    double *M = b.M, *Q = b.Q, *U = b.U, *V = b.V, *sg = b.sg, *ref = malloc(pp * sizeof *ref);
     for (size_t k = 0; k < nb * pp; k++)
         M[k] = prec == RB_PREC_F64 ? rb_rng_normal(&rng) : (float)rb_rng_normal(&rng);
     int fall = -1;
@@ -110,11 +135,7 @@ static void svd_polar_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb
     if (rc)
         tap_diag("rc %d: %s", rc, c.msg);
     free(ref);
-    free(sg);
-    free(V);
-    free(U);
-    free(Q);
-    free(M);
+    svd_io_free(&b);
 }
 
 /* The Jacobi SVD's Q on nb blocks whose smallest singular value is under
@@ -126,27 +147,22 @@ static void floor_check(struct rb_ctx *ctx, enum rb_prec prec, int p, int nb)
     struct rb_case c;
     base_case(&c, ctx, prec);
     const size_t pp = (size_t)p * p;
-    double *M = malloc(nb * pp * sizeof *M), *Q = malloc(nb * pp * sizeof *Q);
-    double *U = malloc(nb * pp * sizeof *U), *V = malloc(nb * pp * sizeof *V);
-    double *sg = malloc((size_t)nb * p * sizeof *sg), *bound = malloc(nb * sizeof *bound);
-    double worst = NAN, orth = NAN, u = unit_of(prec);
+    struct svd_io b;
+    svd_io_alloc(&b, p, nb);
+    double *bound = malloc(nb * sizeof *bound), worst = NAN, orth = NAN, u = unit_of(prec);
     for (int g = 0; g < nb; g++)
-        bound[g] = sbo_test_below_floor(&rng, p, prec == RB_PREC_F32, M + g * pp);
+        bound[g] = sbo_test_below_floor(&rng, p, prec == RB_PREC_F32, b.M + g * pp);
     int fall = -1;
-    int rc = SBO_TEST_ENGINE()->svd_host(&c, p, nb, M, 0, 0, Q, U, V, sg, &fall);
+    int rc = SBO_TEST_ENGINE()->svd_host(&c, p, nb, b.M, 0, 0, b.Q, b.U, b.V, b.sg, &fall);
     if (rc == 0)
-        worst = sbo_test_floor_worst(p, nb, M, Q, bound, &orth);
+        worst = sbo_test_floor_worst(p, nb, b.M, b.Q, bound, &orth);
     tap_ok(rc == 0 && worst <= 1 && orth <= 16 * p * u, "Jacobi SVD %s p=%d x%d, s_p under "
            "the null floor: Q as sbo_polar to %.2g of the bound, orthonormal (%.2g)",
            rb_prec_name(prec), p, nb, worst, orth);
     if (rc)
         tap_diag("rc %d: %s", rc, c.msg);
     free(bound);
-    free(sg);
-    free(V);
-    free(U);
-    free(Q);
-    free(M);
+    svd_io_free(&b);
 }
 
 static void select_check(struct rb_ctx *ctx, enum rb_prec prec, int m, int W, int nb)
