@@ -152,8 +152,9 @@ static void gd_case(const size &z, uint64_t seed)
  * has 3 (m/2 + 3) + 1 u of its own, and H_q's terms w - dy_q^2 / d^3 (the
  * last the others' dy_q^2 / d^3 - r, which is that since the dy_q^2 / d^2
  * of a pair add up to 1 within (m/2 + 3) u) have at most w's error and
- * that of terms adding up to 1/d.  The N - 1 terms of a point are summed in float: lambda sqrt(N) u
- * times the sum of their magnitudes (sammon_check.c, lambda = 4).  The
+ * that of terms adding up to 1/d.  The N - 1 terms of a point are summed
+ * in float: lambda sqrt(N) u times the sum of their magnitudes
+ * (sammon_check.c, lambda = 4).  The
  * stress term s^2 d*, s = 1 - d r, loses s's absolute error (n + m + 12) u d r
  * to cancellation, so (n + m + 12) u |d* - d| d / d* besides (n/2 + 6) u of
  * the term; its sums are fp64.  The EMBED pass's expanded form, the terms

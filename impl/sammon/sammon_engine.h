@@ -20,10 +20,10 @@
  *    stress expanded, d* + d (d / d* - 2) a pair, its d* added back as c,
  *    and the stress-only pass of a run's last step the direct form), the
  *    sum c of the input distances, and the conversion of the per-point
- *    sums to the gradient and second derivative on the host.  CUDA, HIP and OpenCL devices with fp64 keep
- *    the map there for the fixed rules (newton, gd): the same conversion
- *    and step in double, so that an iteration sends nothing but the
- *    stress back. */
+ *    sums to the gradient and second derivative on the host.  CUDA, HIP
+ *    and OpenCL devices with fp64 keep the map there for the fixed rules
+ *    (newton, gd): the same conversion and step in double, so that an
+ *    iteration sends nothing but the stress back. */
 #ifndef SAMMON_ENGINE_H
 #define SAMMON_ENGINE_H
 
