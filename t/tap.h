@@ -97,13 +97,20 @@ static inline int tap_is(long long got, long long want, const char *what)
 }
 
 /* The seed of a test's random data: RB_TEST_SEED when set (to repeat a run),
- * else fresh from the clock and the process.  Tests print it with tap_diag. */
+ * else fresh from the clock and the process, drawn at the first call and
+ * the same at every later one, so that the seed a test prints repeats all
+ * of its data, made seconds apart or not.  Tests print it with tap_diag. */
 static inline uint64_t tap_seed(void)
 {
-    const char *s = getenv("RB_TEST_SEED");
-    if (s && *s)
-        return strtoull(s, NULL, 0);
-    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    static uint64_t seed;
+    static int drawn;
+    if (!drawn) {
+        const char *s = getenv("RB_TEST_SEED");
+        seed = s && *s ? strtoull(s, NULL, 0)
+                       : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+        drawn = 1;
+    }
+    return seed;
 }
 
 /* Exit status for main(): failures are already in the TAP stream. */
