@@ -429,6 +429,19 @@ TESTS += t/sammon_step_host
 t_sammon_step_host_SOURCES = t/sammon_step_host.cc t/gpu_emu.h
 t_sammon_step_host_CXXFLAGS = $(RB_EMU_CXXFLAGS)
 t_sammon_step_host_LDFLAGS = $(AM_LDFLAGS) -pthread
+# The CUDA and HIP embedding engine whole, its host code and kernels, on
+# the CPU (t/gpu_emu_api.h's runtime) at both warp widths: the engine
+# checks a device gets, and memory short of the triangle.
+check_PROGRAMS += t/sammon_engine_emu t/sammon_engine_emu_wave64
+TESTS += t/sammon_engine_emu t/sammon_engine_emu_wave64
+t_sammon_engine_emu_SOURCES = t/sammon_engine_emu.c t/sammon_engine_emu_gpu.cc \
+	t/sammon_engine_test.h t/gpu_emu.h t/gpu_emu_api.h
+t_sammon_engine_emu_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_engine_emu_LDFLAGS = $(AM_LDFLAGS) -pthread
+t_sammon_engine_emu_wave64_SOURCES = $(t_sammon_engine_emu_SOURCES)
+t_sammon_engine_emu_wave64_CPPFLAGS = $(RB_EMU64_CPPFLAGS)
+t_sammon_engine_emu_wave64_CXXFLAGS = $(RB_EMU_CXXFLAGS)
+t_sammon_engine_emu_wave64_LDFLAGS = $(AM_LDFLAGS) -pthread
 if RB_HAVE_BLAS
 check_PROGRAMS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64
 TESTS += t/sbo_kernels_host_wave64 t/sbo_train_kernels_host_wave64

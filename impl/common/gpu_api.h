@@ -127,6 +127,12 @@
 #define gpu_occupancy rb_cuda_occupancy
 #endif
 
+/* A kernel's launch on a stream, with no dynamic shared memory, spelled as
+ * a call: t/gpu_emu_api.h runs it on the CPU, so that a test runs the host
+ * code of a source that launches this way (sammon_engine_gpu.cu) whole. */
+#define GPU_LAUNCH(kernel, grid, block, stream, ...) \
+    kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+
 /* Append the runtime's occupancy of kernel `fn` at `block` threads and
  * `smem` dynamic shared bytes to occ, under `name`; the first failure marks
  * occ unavailable with the reason.  Kernels past RB_OCC_MAX_KERNELS are

@@ -12,7 +12,9 @@
 // in double (sammon.h's struct sammon_resident): the step
 // (kernels/cuda/sammon_step.cuh) runs there, only the stress comes back
 // each iteration, and the next step is queued before it does, so that
-// the device does not wait on the host between passes.
+// the device does not wait on the host between passes.  Kernels go
+// through GPU_LAUNCH, so that t/sammon_engine_emu runs this file whole on
+// the CPU.
 #include <config.h>
 #include <math.h>
 #include <stdio.h>
@@ -161,9 +163,9 @@ static int choose_form(struct sammon_engine *e, struct gpu_engine *k, size_t res
         snprintf(e->form, sizeof e->form, "distances recomputed each pass (asked), tile %d",
                  16 * k->R);
     else
-        snprintf(e->form, sizeof e->form, "distances recomputed each pass (the %.2f GB "
-                 "triangle exceeds the %.2f GB free), tile %d", tri / 1e9, free_b / 1e9,
-                 16 * k->R);
+        snprintf(e->form, sizeof e->form, "distances recomputed each pass (the %.3g GB "
+                 "triangle and the %.3g GB beside it exceed the %.3g GB free), tile %d",
+                 tri / 1e9, (rest + HEADROOM) / 1e9, free_b / 1e9, 16 * k->R);
     return 0;
 }
 
@@ -220,8 +222,8 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->x, xf, (size_t)e->N * e->n * sizeof(float),
                                     gpuMemcpyHostToDevice, k->stream));
     GPU_CHECK(&k->c, gpuMemsetAsync(k->lost, 0, sizeof *k->lost, k->stream));
-    fill_kernel(k->R)<<<(unsigned)k->blocks, SAMMON_TILED_THREADS, 0, k->stream>>>(
-        e->N, e->n, k->x, k->store, k->lost, k->c_part);
+    GPU_LAUNCH(fill_kernel(k->R), (unsigned)k->blocks, SAMMON_TILED_THREADS, k->stream, e->N,
+               e->n, k->x, k->store, k->lost, k->c_part);
     GPU_CHECK_LAUNCH(&k->c);
     GPU_CHECK(&k->c, gpuMemcpyAsync(&lost, k->lost, sizeof lost, gpuMemcpyDeviceToHost,
                                     k->stream));
@@ -248,8 +250,8 @@ static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums, int s)
     if (sums)
         GPU_CHECK(&k->c, gpuMemsetAsync(k->sums[s], 0, e->N * K * sizeof(float), k->stream));
     dim3 grid((unsigned)k->splits, (unsigned)k->tiles);
-    (sums ? k->embed : k->stress)<<<grid, SAMMON_TILED_THREADS, 0, k->stream>>>(
-        e->N, e->n, k->x, k->store, k->y, k->sums[s], k->st_part);
+    GPU_LAUNCH((sums ? k->embed : k->stress), grid, SAMMON_TILED_THREADS, k->stream, e->N,
+               e->n, k->x, k->store, k->y, k->sums[s], k->st_part);
     GPU_CHECK_LAUNCH(&k->c);
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->st_h[s], k->st_part, parts * sizeof(double),
                                     gpuMemcpyDeviceToHost, k->stream));
@@ -309,8 +311,8 @@ static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *
     k->cur = k->slot = 0;
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->yd[0], y, (size_t)ny * sizeof(double),
                                     gpuMemcpyHostToDevice, k->stream));
-    sammon_map_to_float<<<blocks_for(ny), SAMMON_TILED_THREADS, 0, k->stream>>>(
-        ny, k->yd[0], 1.0 / k->scale, k->y);
+    GPU_LAUNCH(sammon_map_to_float, blocks_for(ny), SAMMON_TILED_THREADS, k->stream, ny,
+               k->yd[0], 1.0 / k->scale, k->y);
     GPU_CHECK_LAUNCH(&k->c);
     rc = pass(e, k, 1, 0);
     return rc ? rc : stress_back(k, 0, stress);
@@ -322,9 +324,9 @@ static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *
 static int queue_step(struct sammon_engine *e, struct gpu_engine *k, int from, int s,
                       int newton, double mf, double alpha, int sums)
 {
-    sammon_fixed_step<<<blocks_for(e->N), SAMMON_TILED_THREADS, 0, k->stream>>>(
-        e->N, e->m, k->sums[s], -2.0 / e->c, e->c * k->scale, newton, mf, alpha,
-        1.0 / k->scale, k->yd[from], k->yd[from ^ 1], k->y);
+    GPU_LAUNCH(sammon_fixed_step, blocks_for(e->N), SAMMON_TILED_THREADS, k->stream, e->N, e->m,
+               k->sums[s], -2.0 / e->c, e->c * k->scale, newton, mf, alpha, 1.0 / k->scale,
+               k->yd[from], k->yd[from ^ 1], k->y);
     GPU_CHECK_LAUNCH(&k->c);
     return pass(e, k, sums, s ^ 1);
 }
