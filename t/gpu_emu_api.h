@@ -13,7 +13,8 @@
  * there is, how much gpuMemGetInfo reports free (a test sets them to drive
  * a source's choices where memory is short) and what is held, so that a
  * test sees a leak.  The names are CUDA's, or HIP's where t/gpu_emu.h
- * emulates an AMD wavefront (RB_GPU_HIP). */
+ * emulates an AMD wavefront (RB_GPU_HIP); of gpu_api.h's, those the
+ * sources run here use. */
 #ifndef RB_T_GPU_EMU_API_H
 #define RB_T_GPU_EMU_API_H
 #define RB_GPU_API_H
@@ -25,15 +26,9 @@
 #include "harness/error.h"
 #include "harness/variant.h"
 
-#define RB_GPU_CAT3_(a, b, c) a##b##c
-#define RB_GPU_CAT3(a, b, c) RB_GPU_CAT3_(a, b, c)
 #ifdef RB_GPU_HIP
-#define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _hip_, name)
-#define RB_GPU_BACKEND RB_BACKEND_HIP
 #define RB_GPU_NS rb_emu_hip
 #else
-#define RB_GPU_ENTRY(paper, name) RB_GPU_CAT3(paper, _cuda_, name)
-#define RB_GPU_BACKEND RB_BACKEND_CUDA
 #define RB_GPU_NS rb_emu_cuda
 #endif
 
