@@ -58,8 +58,10 @@
 #define __shared__ static
 #define __align__(x) __attribute__((aligned(x)))
 
+/* CUDA's dim3: a grid or block of 1 to 3 dimensions, each 1 unless given. */
 struct gpu_emu_dim3 {
-    unsigned x = 1, y = 1, z = 1;
+    unsigned x, y, z;
+    constexpr gpu_emu_dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
 
 static constexpr int warpSize = GPU_EMU_WAVE;

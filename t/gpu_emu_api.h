@@ -12,9 +12,8 @@
  * poisoned with NaN bytes where it is allocated; gpu_emu_mem says how much
  * there is, how much gpuMemGetInfo reports free (a test sets them to drive
  * a source's choices where memory is short) and what is held, so that a
- * test sees a leak.  The names are CUDA's, or HIP's where t/gpu_emu.h
- * emulates an AMD wavefront (RB_GPU_HIP); of gpu_api.h's, those the
- * sources run here use. */
+ * test sees a leak.  Of gpu_api.h's names, those the sources run here
+ * use. */
 #ifndef RB_T_GPU_EMU_API_H
 #define RB_T_GPU_EMU_API_H
 #define RB_GPU_API_H
@@ -38,16 +37,14 @@ enum gpuMemcpyKind { gpuMemcpyHostToDevice = 1, gpuMemcpyDeviceToHost = 2,
                      gpuMemcpyDeviceToDevice = 3 };
 enum { gpuStreamNonBlocking = 1, gpuDevAttrMultiProcessorCount = 16 };
 
+/* A stream or an event: nothing to hold but its being alive. */
 struct gpu_emu_object {
-    int kind;
+    int kind;                   /* 1 a stream, 2 an event */
 };
 typedef gpu_emu_object *gpuStream_t;
 typedef gpu_emu_object *gpuEvent_t;
 
-struct dim3 {
-    unsigned x, y, z;
-    constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
-};
+using dim3 = gpu_emu_dim3;
 
 /* The device's memory (bytes), what gpuMemGetInfo reports free before
  * what is held, what is held, and the streams, events and pinned
@@ -61,7 +58,7 @@ static gpu_emu_memory gpu_emu_mem = { (size_t)1 << 30, (size_t)1 << 30, 0, 0, 2,
 static std::unordered_map<void *, size_t> gpu_emu_allocs;
 static gpuError_t gpu_emu_launch_error = gpuSuccess;
 
-static inline gpuError_t gpuMalloc(void **p, size_t bytes)
+static inline gpuError_t gpu_emu_malloc(void **p, size_t bytes)
 {
     *p = NULL;
     if (bytes > gpu_emu_mem.total - gpu_emu_mem.held)
@@ -74,8 +71,8 @@ static inline gpuError_t gpuMalloc(void **p, size_t bytes)
     return gpuSuccess;
 }
 
-/* gpuFree(NULL) is the runtime's idiom for making the context. */
-static inline gpuError_t gpuFree(void *p)
+/* gpu_emu_free(NULL) is the runtime's idiom for making the context. */
+static inline gpuError_t gpu_emu_free(void *p)
 {
     if (!p)
         return gpuSuccess;
@@ -105,18 +102,7 @@ static inline gpuError_t gpu_emu_host_free(void *p)
     return gpuSuccess;
 }
 
-#ifdef RB_GPU_HIP
-static inline gpuError_t hipHostMalloc(void **p, size_t bytes, unsigned)
-{
-    return gpu_emu_host_alloc(p, bytes);
-}
-#define hipHostFree gpu_emu_host_free
-#else
-#define cudaMallocHost gpu_emu_host_alloc
-#define cudaFreeHost gpu_emu_host_free
-#endif
-
-static inline gpuError_t gpuMemGetInfo(size_t *free_b, size_t *total_b)
+static inline gpuError_t gpu_emu_mem_get_info(size_t *free_b, size_t *total_b)
 {
     const size_t top = gpu_emu_mem.reported;
     *free_b = top > gpu_emu_mem.held ? top - gpu_emu_mem.held : 0;
@@ -124,14 +110,14 @@ static inline gpuError_t gpuMemGetInfo(size_t *free_b, size_t *total_b)
     return gpuSuccess;
 }
 
-static inline gpuError_t gpuMemcpyAsync(void *to, const void *from, size_t bytes, gpuMemcpyKind,
-                                        gpuStream_t)
+static inline gpuError_t gpu_emu_memcpy_async(void *to, const void *from, size_t bytes,
+                                              gpuMemcpyKind, gpuStream_t)
 {
     std::memcpy(to, from, bytes);
     return gpuSuccess;
 }
 
-static inline gpuError_t gpuMemsetAsync(void *p, int v, size_t bytes, gpuStream_t)
+static inline gpuError_t gpu_emu_memset_async(void *p, int v, size_t bytes, gpuStream_t)
 {
     std::memset(p, v, bytes);
     return gpuSuccess;
@@ -153,92 +139,101 @@ static inline gpuError_t gpu_emu_object_delete(gpu_emu_object *o)
     return gpuSuccess;
 }
 
-static inline gpuError_t gpuStreamCreateWithFlags(gpuStream_t *s, unsigned)
+static inline gpuError_t gpu_emu_stream_create_with_flags(gpuStream_t *s, unsigned)
 {
     return gpu_emu_object_new(s, 1);
 }
 
-static inline gpuError_t gpuEventCreate(gpuEvent_t *e)
+static inline gpuError_t gpu_emu_event_create(gpuEvent_t *e)
 {
     return gpu_emu_object_new(e, 2);
 }
 
-static inline gpuError_t gpuStreamSynchronize(gpuStream_t s)
+static inline gpuError_t gpu_emu_stream_synchronize(gpuStream_t s)
 {
     return s ? gpuSuccess : gpuErrorInvalidValue;
 }
 
-static inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s)
+static inline gpuError_t gpu_emu_event_record(gpuEvent_t e, gpuStream_t s)
 {
     return e && s ? gpuSuccess : gpuErrorInvalidValue;
 }
 
-#define gpuEventSynchronize gpuStreamSynchronize
-#define gpuStreamDestroy gpu_emu_object_delete
-#define gpuEventDestroy gpu_emu_object_delete
-
 /* The first error of a launch since the last call, as the runtime's. */
-static inline gpuError_t gpuGetLastError(void)
+static inline gpuError_t gpu_emu_get_last_error(void)
 {
     gpuError_t e = gpu_emu_launch_error;
     gpu_emu_launch_error = gpuSuccess;
     return e;
 }
 
-static inline gpuError_t gpuGetDevice(int *d)
+static inline gpuError_t gpu_emu_get_device(int *d)
 {
     *d = 0;
     return gpuSuccess;
 }
 
-static inline gpuError_t gpuDeviceGetAttribute(int *v, int attr, int)
+static inline gpuError_t gpu_emu_device_get_attribute(int *v, int attr, int)
 {
     *v = gpu_emu_mem.sms;
     return attr == gpuDevAttrMultiProcessorCount ? gpuSuccess : gpuErrorInvalidValue;
 }
 
-static inline gpuError_t gpuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *, int,
-                                                                      size_t)
+static inline gpuError_t gpu_emu_occupancy(int *n, const void *, int, size_t)
 {
     *n = gpu_emu_mem.active;
     return gpuSuccess;
 }
 
-static inline gpuError_t gpuDeviceReset(void)
+static inline gpuError_t gpu_emu_device_reset(void)
 {
     return gpuSuccess;
 }
 
-#define GPU_CHECK(c, call)                                                           \
-    do {                                                                             \
-        gpuError_t rb_emu_err_ = (call);                                             \
-        if (rb_emu_err_ != gpuSuccess)                                               \
+/* The names the sources call, as gpu_api.h maps them onto cudaX or hipX. */
+#define gpuDeviceGetAttribute gpu_emu_device_get_attribute
+#define gpuDeviceReset gpu_emu_device_reset
+#define gpuEventCreate gpu_emu_event_create
+#define gpuEventDestroy gpu_emu_object_delete
+#define gpuEventRecord gpu_emu_event_record
+#define gpuEventSynchronize gpu_emu_stream_synchronize
+#define gpuFree gpu_emu_free
+#define gpuFreeHost gpu_emu_host_free
+#define gpuGetDevice gpu_emu_get_device
+#define gpuGetLastError gpu_emu_get_last_error
+#define gpuMalloc gpu_emu_malloc
+#define gpuMallocHost gpu_emu_host_alloc
+#define gpuMemGetInfo gpu_emu_mem_get_info
+#define gpuMemcpyAsync gpu_emu_memcpy_async
+#define gpuMemsetAsync gpu_emu_memset_async
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor gpu_emu_occupancy
+#define gpuStreamCreateWithFlags gpu_emu_stream_create_with_flags
+#define gpuStreamDestroy gpu_emu_object_delete
+#define gpuStreamSynchronize gpu_emu_stream_synchronize
+
+#define GPU_CHECK(c, call)                                                             \
+    do {                                                                               \
+        gpuError_t rb_emu_err_ = (call);                                               \
+        if (rb_emu_err_ != gpuSuccess)                                                 \
             return rb_fail((c), RB_EDEVICE, "%s:%d: %s: error %d (emulated)", __FILE__, \
-                           __LINE__, #call, (int)rb_emu_err_);                       \
+                           __LINE__, #call, (int)rb_emu_err_);                         \
     } while (0)
 
-#define GPU_CHECK_LAUNCH(c) GPU_CHECK((c), gpuGetLastError())
+#define GPU_CHECK_LAUNCH(c) GPU_CHECK((c), gpu_emu_get_last_error())
 
-static inline int gpu_available(struct rb_ctx *, char *, size_t)
+static inline int gpu_emu_available(struct rb_ctx *, char *, size_t)
 {
     return 1;
 }
 
-static inline int gpu_select(struct rb_case *c)
+static inline int gpu_emu_select(struct rb_case *c)
 {
     std::snprintf(c->device, sizeof c->device, "the CPU emulating %d-lane warps", GPU_EMU_WAVE);
     return 0;
 }
 
-static inline gpu_emu_dim3 gpu_emu_grid(dim3 g)
-{
-    return gpu_emu_dim3{ g.x, g.y, g.z };
-}
-
-static inline gpu_emu_dim3 gpu_emu_grid(long long x)
-{
-    return gpu_emu_dim3{ (unsigned)x, 1, 1 };
-}
+#define gpu_available gpu_emu_available
+#define gpu_select gpu_emu_select
 
 /* A launch: the limits of CUDA's (blocks of up to 1024 threads, a grid of
  * up to 65535 in y) fail it, as the runtime's configuration error; else it
@@ -246,7 +241,8 @@ static inline gpu_emu_dim3 gpu_emu_grid(long long x)
 template <class K, class... A>
 static void gpu_emu_call(gpu_emu_dim3 grid, unsigned block, K kernel, A... args)
 {
-    if (block == 0 || block > 1024 || grid.x == 0 || grid.y == 0 || grid.y > 65535 || grid.z != 1) {
+    if (block == 0 || block > 1024 || grid.x == 0 || grid.y == 0 || grid.y > 65535
+        || grid.z != 1) {
         if (gpu_emu_launch_error == gpuSuccess)
             gpu_emu_launch_error = gpuErrorInvalidConfiguration;
         return;
@@ -255,6 +251,6 @@ static void gpu_emu_call(gpu_emu_dim3 grid, unsigned block, K kernel, A... args)
 }
 
 #define GPU_LAUNCH(kernel, grid, block, stream, ...) \
-    ((void)(stream), gpu_emu_call(gpu_emu_grid(grid), (block), kernel, __VA_ARGS__))
+    ((void)(stream), gpu_emu_call(gpu_emu_dim3(grid), (block), kernel, __VA_ARGS__))
 
 #endif

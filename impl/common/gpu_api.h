@@ -51,8 +51,13 @@
 #define gpuEvent_t hipEvent_t
 #define gpuEventCreate hipEventCreate
 #define gpuEventRecord hipEventRecord
+#define gpuEventQuery hipEventQuery
 #define gpuEventSynchronize hipEventSynchronize
+#define gpuEventElapsedTime hipEventElapsedTime
 #define gpuEventDestroy hipEventDestroy
+#define gpuErrorNotReady hipErrorNotReady
+#define gpuMallocHost(ptr, bytes) hipHostMalloc((ptr), (bytes), 0)
+#define gpuFreeHost hipHostFree
 #define gpuGetLastError hipGetLastError
 #define gpuGetDevice hipGetDevice
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
@@ -62,6 +67,7 @@
 #define gpuFuncGetAttributes hipFuncGetAttributes
 #define gpuFuncSetAttribute hipFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define gpuDevAttrSharedOptin hipDeviceAttributeMaxSharedMemoryPerBlock
 
 #define GPU_CHECK RB_HIP_CHECK
 #define GPU_CHECK_LAUNCH RB_HIP_CHECK_LAUNCH
@@ -103,8 +109,13 @@
 #define gpuEvent_t cudaEvent_t
 #define gpuEventCreate cudaEventCreate
 #define gpuEventRecord cudaEventRecord
+#define gpuEventQuery cudaEventQuery
 #define gpuEventSynchronize cudaEventSynchronize
+#define gpuEventElapsedTime cudaEventElapsedTime
 #define gpuEventDestroy cudaEventDestroy
+#define gpuErrorNotReady cudaErrorNotReady
+#define gpuMallocHost(ptr, bytes) cudaMallocHost((ptr), (bytes))
+#define gpuFreeHost cudaFreeHost
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDevice cudaGetDevice
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
@@ -114,6 +125,7 @@
 #define gpuFuncGetAttributes cudaFuncGetAttributes
 #define gpuFuncSetAttribute cudaFuncSetAttribute
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define gpuDevAttrSharedOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
 
 #define GPU_CHECK RB_CUDA_CHECK
 #define GPU_CHECK_LAUNCH RB_CUDA_CHECK_LAUNCH

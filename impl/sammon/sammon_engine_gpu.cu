@@ -25,15 +25,6 @@
 #include "kernels/cuda/sammon_step.cuh"
 #include "kernels/cuda/sammon_stored.cuh"
 
-// Pinned host memory, for the per-pass copies.
-#ifdef RB_GPU_HIP
-#define engine_host_alloc(p, n) hipHostMalloc((p), (n), 0)
-#define engine_host_free hipHostFree
-#else
-#define engine_host_alloc(p, n) cudaMallocHost((p), (n))
-#define engine_host_free cudaFreeHost
-#endif
-
 namespace sammon_engine_gpu {
 inline namespace RB_GPU_NS {
 
@@ -195,14 +186,14 @@ static int alloc(struct sammon_engine *e, struct gpu_engine *k)
         GPU_CHECK(&k->c, gpuEventCreate(&k->back[s]));
         GPU_CHECK(&k->c, gpuMalloc((void **)&k->yd[s], N * e->m * sizeof(double)));
         GPU_CHECK(&k->c, gpuMalloc((void **)&k->sums[s], N * K * sizeof(float)));
-        GPU_CHECK(&k->c, engine_host_alloc((void **)&k->st_h[s], parts * sizeof(double)));
+        GPU_CHECK(&k->c, gpuMallocHost((void **)&k->st_h[s], parts * sizeof(double)));
     }
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->lost, sizeof *k->lost));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->c_part, (size_t)k->blocks * sizeof(double)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->st_part, parts * sizeof(double)));
-    GPU_CHECK(&k->c, engine_host_alloc((void **)&k->yh, N * e->m * sizeof(float)));
-    GPU_CHECK(&k->c, engine_host_alloc((void **)&k->sums_h, N * K * sizeof(float)));
-    GPU_CHECK(&k->c, engine_host_alloc((void **)&k->c_h, (size_t)k->blocks * sizeof(double)));
+    GPU_CHECK(&k->c, gpuMallocHost((void **)&k->yh, N * e->m * sizeof(float)));
+    GPU_CHECK(&k->c, gpuMallocHost((void **)&k->sums_h, N * K * sizeof(float)));
+    GPU_CHECK(&k->c, gpuMallocHost((void **)&k->c_h, (size_t)k->blocks * sizeof(double)));
     if (k->stored && gpuMalloc((void **)&k->store, (size_t)k->blocks * (16 * k->R)
                                * (16 * k->R) * sizeof(float)) != gpuSuccess) {
         (void)gpuGetLastError();        // another process took the memory: recompute
@@ -484,7 +475,7 @@ void engine_close(struct sammon_engine *e)
     void *host[] = { k->yh, k->sums_h, k->st_h[0], k->st_h[1], k->c_h };
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         if (host[i])
-            (void)engine_host_free(host[i]);
+            (void)gpuFreeHost(host[i]);
     for (int s = 0; s < 2; s++)
         if (k->back[s])
             (void)gpuEventDestroy(k->back[s]);

@@ -28,34 +28,6 @@
 #define SBO_GPU_CUBLAS 0
 #endif
 
-/* What gpu_api.h does not spell: events, pinned host memory, the shared
- * memory a block may opt in to. */
-#ifdef RB_GPU_HIP
-#define gpuEvent_t hipEvent_t
-#define gpuEventCreate hipEventCreate
-#define gpuEventRecord hipEventRecord
-#define gpuEventQuery hipEventQuery
-#define gpuEventSynchronize hipEventSynchronize
-#define gpuEventElapsedTime hipEventElapsedTime
-#define gpuEventDestroy hipEventDestroy
-#define gpuErrorNotReady hipErrorNotReady
-#define gpuMallocHost(ptr, bytes) hipHostMalloc((ptr), (bytes), 0)
-#define gpuFreeHost hipHostFree
-#define gpuDevAttrSharedOptin hipDeviceAttributeMaxSharedMemoryPerBlock
-#else
-#define gpuEvent_t cudaEvent_t
-#define gpuEventCreate cudaEventCreate
-#define gpuEventRecord cudaEventRecord
-#define gpuEventQuery cudaEventQuery
-#define gpuEventSynchronize cudaEventSynchronize
-#define gpuEventElapsedTime cudaEventElapsedTime
-#define gpuEventDestroy cudaEventDestroy
-#define gpuErrorNotReady cudaErrorNotReady
-#define gpuMallocHost(ptr, bytes) cudaMallocHost((ptr), (bytes))
-#define gpuFreeHost cudaFreeHost
-#define gpuDevAttrSharedOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
-#endif
-
 namespace sbo_gpu {
 inline namespace RB_GPU_NS {
 
