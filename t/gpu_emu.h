@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Host C++ stand-ins for the CUDA and HIP subset the kernels of
  * kernels/cuda use, so that a test can run them on the CPU where no GPU is:
- * one std::thread per GPU thread of a block, which runs that thread of every
- * block, the blocks one after another; a std::barrier for __syncthreads,
- * __shared__ arrays as statics (one block at a time uses them).  What it
- * checks is the kernels' arithmetic, indexing and barrier placement (a
- * missing barrier shows under -fsanitize=thread); of warps only the lanes a
- * ballot or a shuffle gathers, nothing of timing or the memory model.
- * C++20; include before the kernels.
+ * one fiber per GPU thread of a block (a std::thread under ThreadSanitizer:
+ * t/gpu_emu_run.h), which runs that thread of every block, the blocks one
+ * after another; a barrier for __syncthreads, __shared__ arrays as statics
+ * (one block at a time uses them).  What it checks is the kernels'
+ * arithmetic, indexing and barrier placement (a missing barrier shows
+ * under -fsanitize=thread); of warps only the lanes a ballot or a shuffle
+ * gathers, nothing of timing or the memory model.  C++20; include before
+ * the kernels.
  *
  * GPU_EMU_WAVE picks the warp: 32 (the default) is NVIDIA's, with CUDA's
  * intrinsics (__shfl_*_sync, a 32-bit __ballot_sync, __syncwarp); 64 is a
@@ -40,13 +41,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <optional>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -67,6 +65,40 @@ struct gpu_emu_dim3 {
 static constexpr int warpSize = GPU_EMU_WAVE;
 static constexpr unsigned gpu_emu_lanes = GPU_EMU_WAVE;
 
+/* GPU threads as OS threads under ThreadSanitizer, else as fibers
+ * (t/gpu_emu_run.h); fiber switches told to AddressSanitizer. */
+#if defined(__SANITIZE_THREAD__)
+#define GPU_EMU_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GPU_EMU_THREADS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GPU_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GPU_EMU_ASAN 1
+#endif
+#endif
+
+/* A GPU thread's own state: an OS thread's, or a fiber's, which the
+ * scheduler keeps while others run. */
+#ifdef GPU_EMU_THREADS
+#define GPU_EMU_OWN thread_local
+#else
+#define GPU_EMU_OWN
+#endif
+static GPU_EMU_OWN gpu_emu_dim3 threadIdx, blockIdx;
+/* The thread's index in its block, x fastest: the order warps are cut in. */
+static GPU_EMU_OWN unsigned gpu_emu_tid;
+static gpu_emu_dim3 blockDim, gridDim;
+/* Shuffles this thread has made in its block, which every lane of a warp
+ * makes in the same order. */
+static GPU_EMU_OWN unsigned gpu_emu_shfl_count;
+
+#include "t/gpu_emu_run.h"
+
 /* What the threads of the block being run share: its barrier, one barrier
  * per warp, and the slots through which shuffles and ballots pass values.
  * A thread that returns leaves both barriers (arrive_and_drop), as a warp
@@ -74,8 +106,8 @@ static constexpr unsigned gpu_emu_lanes = GPU_EMU_WAVE;
  * reset() restores them. */
 struct gpu_emu_block {
     unsigned nthreads = 0;
-    std::optional<std::barrier<>> bar;
-    std::vector<std::optional<std::barrier<>>> warps;
+    gpu_emu_barrier bar;
+    std::vector<gpu_emu_barrier> warps;
     /* Two halves of a shuffle slot per thread: the value's bytes and the
      * number of the shuffle that wrote it. */
     std::vector<uint64_t> shfl_bits;
@@ -91,32 +123,24 @@ struct gpu_emu_block {
     }
     void reset()
     {
-        bar.emplace((std::ptrdiff_t)nthreads);
+        bar.reset(nthreads);
         for (size_t w = 0; w < warps.size(); w++)
-            warps[w].emplace((std::ptrdiff_t)std::min(gpu_emu_lanes,
-                                                      nthreads - (unsigned)w * gpu_emu_lanes));
+            warps[w].reset(std::min(gpu_emu_lanes, nthreads - (unsigned)w * gpu_emu_lanes));
         std::fill(shfl_seq.begin(), shfl_seq.end(), 0u);
         std::fill(votes.begin(), votes.end(), (unsigned char)0);
     }
 };
 
-static thread_local gpu_emu_dim3 threadIdx, blockIdx;
-/* The thread's index in its block, x fastest: the order warps are cut in. */
-static thread_local unsigned gpu_emu_tid;
-static gpu_emu_dim3 blockDim, gridDim;
-static thread_local gpu_emu_block *gpu_emu_blk;
-/* Shuffles this thread has made in its block, which every lane of a warp
- * makes in the same order. */
-static thread_local unsigned gpu_emu_shfl_count;
+static gpu_emu_block *gpu_emu_blk;
 
 static inline void __syncthreads()
 {
-    gpu_emu_blk->bar->arrive_and_wait();
+    gpu_emu_blk->bar.arrive_and_wait();
 }
 
-static inline std::barrier<> &gpu_emu_warp()
+static inline gpu_emu_barrier &gpu_emu_warp()
 {
-    return *gpu_emu_blk->warps[gpu_emu_tid / gpu_emu_lanes];
+    return gpu_emu_blk->warps[gpu_emu_tid / gpu_emu_lanes];
 }
 
 /* The caller's lane in its warp. */
@@ -133,7 +157,7 @@ static inline unsigned gpu_emu_lane()
 static inline void gpu_emu_thread_exit()
 {
     gpu_emu_blk->votes[gpu_emu_tid] = 2;
-    gpu_emu_blk->bar->arrive_and_drop();
+    gpu_emu_blk->bar.arrive_and_drop();
     gpu_emu_warp().arrive_and_drop();
 }
 
@@ -206,7 +230,7 @@ static inline void gpu_emu_dyn_shared(size_t bytes)
 /* Run `kernel` (a callable making the kernel call) over a grid gx x gy of
  * blocks of block.x x block.y threads.  The threads go through the blocks
  * together, a barrier after each, so that no block starts before the one
- * before it has ended (and thread creation, which dominates under the
+ * before it has ended (and a thread's start, which dominates under the
  * sanitizers, is paid once per launch); that barrier's completion readies
  * the block's state for the next. */
 template <class F>
@@ -217,27 +241,26 @@ static void gpu_emu_launch(unsigned gx, unsigned gy, gpu_emu_dim3 block, F kerne
     gridDim.y = gy;
     blockDim = block;
     gpu_emu_block blk(nthreads);
-    auto next = [&blk]() noexcept { blk.reset(); };
-    std::barrier<decltype(next)> end((std::ptrdiff_t)nthreads, next);
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < nthreads; t++)
-        threads.emplace_back([&, t] {
-            threadIdx = { t % block.x, t / block.x, 0 };
-            blockIdx.z = 0;
-            gpu_emu_tid = t;
-            gpu_emu_blk = &blk;
-            for (unsigned by = 0; by < gy; by++)
-                for (unsigned b = 0; b < gx; b++) {
-                    blockIdx.x = b;
-                    blockIdx.y = by;
-                    gpu_emu_shfl_count = 0;
-                    kernel();
-                    gpu_emu_thread_exit();
-                    end.arrive_and_wait();
-                }
-        });
-    for (std::thread &th : threads)
-        th.join();
+    gpu_emu_barrier end;
+    end.done = { [](void *b) { static_cast<gpu_emu_block *>(b)->reset(); }, &blk };
+    end.reset(nthreads);
+    auto body = [&](unsigned t) {
+        threadIdx = { t % block.x, t / block.x, 0 };
+        blockIdx.z = 0;
+        gpu_emu_tid = t;
+        gpu_emu_blk = &blk;
+        for (unsigned by = 0; by < gy; by++)
+            for (unsigned b = 0; b < gx; b++) {
+                blockIdx.x = b;
+                blockIdx.y = by;
+                gpu_emu_shfl_count = 0;
+                kernel();
+                gpu_emu_thread_exit();
+                end.arrive_and_wait();
+            }
+    };
+    gpu_emu_run(nthreads, [](void *a, unsigned t) { (*static_cast<decltype(body) *>(a))(t); },
+                &body);
 }
 
 /* Blocks of bx threads. */

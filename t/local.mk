@@ -390,7 +390,7 @@ TESTS += t/shard_assign
 # HIP's intrinsics and macros as hipcc's device pass for gfx9 has them.
 RB_EMU64_CPPFLAGS = $(AM_CPPFLAGS) -DGPU_EMU_WAVE=64
 RB_EMU_CXXFLAGS = -std=c++20 -pthread -Wall -Wextra -Wno-unknown-pragmas $(RB_SAN_CFLAGS)
-EXTRA_DIST += t/gpu_emu_warp.h
+EXTRA_DIST += t/gpu_emu_warp.h t/gpu_emu_run.h
 # The emulator's warps themselves.
 check_PROGRAMS += t/gpu_emu_warp t/gpu_emu_warp_wave64
 TESTS += t/gpu_emu_warp t/gpu_emu_warp_wave64
