@@ -9,16 +9,16 @@
  * then taking its turn, in thread order and the reverse by turns: a
  * missing barrier then lets a thread read a word another has not yet
  * written, or has already overwritten, whichever side of it the other
- * stands.  A barrier costs a context switch
- * a thread, where an OS thread's costs a futex wait and a wake, which for a
- * block of 256 on two cores was nine tenths of an emulated test's time.  A
- * round in which every thread waits and none arrives is a deadlock (a
- * barrier some threads never reach): it aborts, naming the block.
+ * stands.  A barrier costs a context switch a thread, where an OS
+ * thread's costs a futex wait and a wake (for blocks of 256 on two cores,
+ * nine tenths of an emulated test's time).  A round in which every thread
+ * waits and none arrives is a deadlock (a barrier some threads never
+ * reach): it aborts, naming the block.
  *
  * As threads under ThreadSanitizer (GPU_EMU_THREADS): one std::thread per
  * GPU thread and std::barrier, so that TSan sees two threads touch one
- * word between barriers, a missing __syncthreads, as a race.  Fibers in
- * their fixed order would read stale data there but report nothing.
+ * word between barriers, a missing __syncthreads, as a race.  Fibers would
+ * at best read stale data there, and report nothing.
  *
  * Under AddressSanitizer the fiber switches are annotated, so that it
  * knows which stack runs. */
