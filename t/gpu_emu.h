@@ -131,7 +131,8 @@ struct gpu_emu_block {
     }
 };
 
-static gpu_emu_block *gpu_emu_blk;
+/* The block being run: the same for every thread, each thread's own under TSan. */
+static GPU_EMU_OWN gpu_emu_block *gpu_emu_blk;
 
 static inline void __syncthreads()
 {
