@@ -54,20 +54,28 @@ expect_usage_error "--resume with another device list is refused" \
 
 # A worker killed mid-run (cases of 1.5 s each, so that a worker is almost
 # always inside one): the records it sent are kept, its case is named,
-# and --resume completes the run with each key once.
+# and --resume completes the run with each key once.  The first record may
+# take long where the kernels' first compile is slow (PoCL under ASan on a
+# loaded machine took over 10 s), so the wait is up to 120 s, and the kill
+# only once a record is in.
 if command -v pgrep >/dev/null; then
     # shellcheck disable=SC2086
     "$RB_BIN" run $sweep --min-time 1.5 --devices opencl:0:0,opencl:0:1 \
         --out "$tmp/kill" 2>"$tmp/kerr" & parent=$!
-    pid=
-    for _ in $(seq 100); do
+    pid= busy=
+    for _ in $(seq 1200); do
         pid=$(pgrep -f -- "--worker $tmp/kill" | head -n 1)
         # once a record is in, the worker is busy with its next case
-        [ -n "$pid" ] && [ -s "$(ls -d "$tmp"/kill/*/ 2>/dev/null | head -n 1)records.jsonl" ] \
-            && break
+        if [ -n "$pid" ] && [ -s "$(ls -d "$tmp"/kill/*/ 2>/dev/null | head -n 1)records.jsonl" ]
+        then
+            busy=1
+            break
+        fi
+        kill -0 "$parent" 2>/dev/null || break
         sleep 0.1
     done
-    [ -n "$pid" ] && kill -9 "$pid"
+    [ -n "$busy" ] && kill -9 "$pid"
+    [ -n "$busy" ] || tap_diag "no worker seen busy after a record (120 s at most): none killed"
     wait $parent; st=$?
     kill=$(ls -d "$tmp"/kill/*/ | head -n 1)
     tap_ok $([ $st -eq 1 ] && grep -q 'ended (killed by signal 9) before finishing' "$tmp/kerr"
