@@ -39,12 +39,15 @@ struct size {
     int N, n, m, iters;
 };
 
-/* N off every tile, two KC stages at n = 17, three tiles of 128 at 300. */
+/* N off every tile, two KC stages at n = 17, three tiles of 128 at 300;
+ * at 400, rows of one to five full tiles at every tile size, so that the
+ * pass's walk takes its tiles in pairs and leaves an odd one. */
 static const size sizes[] = {
     { 37, 5, 2, 2 },
     { 100, 8, 3, 1 },
     { 130, 17, 2, 1 },
     { 300, 3, 2, 1 },
+    { 400, 4, 2, 1 },
 };
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const int Rs[] = { 2, 4, 8 };
