@@ -40,8 +40,8 @@ struct size {
 };
 
 /* N off every tile, two KC stages at n = 17, three tiles of 128 at 300;
- * at 400, rows of one to five full tiles at every tile size, so that the
- * pass's walk takes its tiles in pairs and leaves an odd one. */
+ * at 400, rows of up to 11, 5 and 2 full tiles at tiles of 32, 64 and 128,
+ * so that the pass's walk takes its tiles in pairs and leaves an odd one. */
 static const size sizes[] = {
     { 37, 5, 2, 2 },
     { 100, 8, 3, 1 },
