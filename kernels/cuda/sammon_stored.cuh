@@ -200,11 +200,6 @@ template <bool B> struct sammon_bool {
     static constexpr bool value = B;
 };
 
-// A compile-time int as a value, likewise.
-template <int V> struct sammon_int {
-    static constexpr int value = V;
-};
-
 // 1 / v for a normal float v: the hardware's approximation alone, as
 // sammon_rsqrt_normal.
 __device__ __forceinline__ float sammon_rcp_normal(float v)
@@ -264,12 +259,12 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     if constexpr (MODE == SAMMON_PASS_EMBED) {
         // Expanded: (d* - d)^2 / d* = d* + d (d r - 2), and the d* add up
         // to c, which the caller adds (sammon_stored_fill's c_part: the
-        // sum of these r's reciprocals).  d (d r - 2) = -d^2 (2 / d - r)
-        // = -d2 (rd + w), two operations a pair where the direct form
-        // below takes five and a reciprocal.  A pair that is no pair, or
-        // whose outputs coincide, has rd = rok = 0: no term (the
-        // coinciding pair's d* is in c).
-        st = fmaf(-d2, rd + w, st);
+        // sum of these r's reciprocals).  Three operations a pair where
+        // the direct form below takes five and a reciprocal.  A pair that
+        // is no pair, or whose outputs coincide, has rd = 0 and so d = 0:
+        // no term (the coinciding pair's d* is in c).
+        const float d = d2 * rd;
+        st = fmaf(d, fmaf(d, r, -2.0f), st);
     } else if constexpr (MODE == SAMMON_PASS_STRESS) {
         // r is at most 1/d_min of data the host scaled to about unit size,
         // so 1/r = d* is a normal float.
@@ -281,48 +276,12 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     }
 }
 
-// W floats from p, aligned to W floats (1, 2 or 4), in one load.
-template <int W>
-__device__ __forceinline__ void sammon_load_vec(float *f, const float *__restrict__ p)
-{
-    if constexpr (W == 4) {
-        const float4 v = *reinterpret_cast<const float4 *>(p);
-        f[0] = v.x, f[1] = v.y, f[2] = v.z, f[3] = v.w;
-    } else if constexpr (W == 2) {
-        const float2 v = *reinterpret_cast<const float2 *>(p);
-        f[0] = v.x, f[1] = v.y;
-    } else {
-        f[0] = *p;
-    }
-}
-
 // The thread's points j's outputs yj[b] of the tile at j0 (zero past N),
 // read from global memory: the 16 threads of a column read the same ones.
-// The thread's points lie in groups of VL (sammon_tiled_slot) whose VL M
-// outputs are contiguous and, from a tile's start on, aligned to their
-// size: `inside` (the whole tile below N) reads them as vectors of W.
 template <int M, int R>
 __device__ __forceinline__ void sammon_stored_yj(float (&yj)[R][M], const float *__restrict__ y,
-                                                 int N, int j0, int tx, bool inside)
+                                                 int N, int j0, int tx)
 {
-    constexpr int VL = R < 4 ? R : 4, G = VL * M;
-    constexpr int W = G % 4 == 0 ? 4 : G % 2 == 0 ? 2 : 1;
-    if (inside) {
-#pragma unroll
-        for (int b0 = 0; b0 < R; b0 += VL) {
-            const float *p = y + (size_t)(j0 + sammon_tiled_slot<float, R>(tx, b0)) * M;
-            float f[G];
-#pragma unroll
-            for (int e = 0; e < G; e += W)
-                sammon_load_vec<W>(f + e, p + e);
-#pragma unroll
-            for (int e = 0; e < VL; e++)
-#pragma unroll
-                for (int q = 0; q < M; q++)
-                    yj[b0 + e][q] = f[e * M + q];
-        }
-        return;
-    }
 #pragma unroll
     for (int b = 0; b < R; b++) {
         const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
@@ -376,18 +335,14 @@ __device__ __forceinline__ void sammon_stored_add(const float *buf, int kn, int 
                                                   int p0, int N)
 {
     constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
-    constexpr int KG = sammon_stored_group<R, K>(), T = SAMMON_TILED_THREADS;
-#pragma unroll
-    for (int it = 0; it < (KG * TILE + T - 1) / T; it++) {
-        const unsigned o = it * T + threadIdx.x, kk = o / TILE, p = o % TILE;
-        if (o >= (unsigned)(kn * TILE))
-            break;
+    for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
+        const int kk = o / TILE, p = o % TILE;
         float sum = 0.0f;
 #pragma unroll
         for (int r = 0; r < S; r++)
             sum += buf[(kk * S + r) * LD + p];
-        if (p0 + (int)p < N)
-            atomicAdd(&g[(size_t)(p0 + (int)p) * K + k0 + kk], sum);
+        if (p0 + p < N)
+            atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
     }
 }
 
@@ -498,36 +453,30 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
             si[a][k] = 0.0f;
     }
     // The stored form's next tile (its values and its points' outputs) is
-    // on its way while this one is summed: two buffers, the tile's and the
-    // next one's, taken in turn by a walk unrolled by two, so that no
-    // register is copied from one to the other between tiles.
-    const bool inside = i0 + TILE <= N;     // the row's every tile: j below N
-    float4 v[2][sammon_stored_loads<R>()];
-    [[maybe_unused]] float yn[2][R][M];
+    // on its way while this one is summed.
+    float4 v[sammon_stored_loads<R>()];
+    [[maybe_unused]] float yn[R][M];
     if constexpr (STORED) {
-        sammon_stored_load<R>(v[0], store, sammon_stored_block(I, jt_begin));
-        sammon_stored_yj<M, R>(yn[0], y, N, jt_begin * TILE, tx, inside);
+        sammon_stored_load<R>(v, store, sammon_stored_block(I, jt_begin));
+        sammon_stored_yj<M, R>(yn, y, N, jt_begin * TILE, tx);
     }
     double stress = 0.0;
     int half = 0;                       // ALT: the buffer of the next sums
-    // One tile pair from buffer `cur`: FULL when its every pair is a pair
-    // (off the diagonal, inside N), so that the walk below runs those in a
-    // loop of their own.
-    auto tile = [&](auto full, auto cur, int jt) {
-        constexpr bool FULL = decltype(full)::value;
-        [[maybe_unused]] constexpr int C = decltype(cur)::value;
+    // One tile pair: FULL when its every pair is a pair (off the diagonal,
+    // inside N), so that the walk below runs those in a loop of their own.
+    auto tile = [&](auto full, int jt) {
         const int j0 = jt * TILE;
         float r[R][R], yj[R][M];
         if constexpr (STORED) {
-            sammon_stored_unpack<R>(r, v[C]);
+            sammon_stored_unpack<R>(r, v);
 #pragma unroll
             for (int b = 0; b < R; b++)
 #pragma unroll
                 for (int q = 0; q < M; q++)
-                    yj[b][q] = yn[C][b][q];
+                    yj[b][q] = yn[b][q];
             if (jt + 1 < jt_end) {
-                sammon_stored_load<R>(v[C ^ 1], store, sammon_stored_block(I, jt + 1));
-                sammon_stored_yj<M, R>(yn[C ^ 1], y, N, j0 + TILE, tx, FULL || inside);
+                sammon_stored_load<R>(v, store, sammon_stored_block(I, jt + 1));
+                sammon_stored_yj<M, R>(yn, y, N, j0 + TILE, tx);
             }
         } else {
             float acc[R][R];
@@ -549,44 +498,25 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
                     yj[b][q] = yj_s[q * TILE + sammon_tiled_slot<float, R>(tx, b)];
         }
         float sj[R][K];
-        const float st = sammon_stored_tile<M, R, MODE, K, FULL>(yi, yj, r, si, sj);
-        // A diagonal tile (never a full one) holds its pairs in both orders,
-        // summed both ways; elsewhere the 16 threads of a column tx hold
-        // sums over different points i.
-        const bool diag = !FULL && jt == I;
-        stress += diag ? 0.5 * (double)st : (double)st;
-        if (ALT && !diag) {
+        const float st = sammon_stored_tile<M, R, MODE, K, decltype(full)::value>(yi, yj, r, si,
+                                                                                  sj);
+        stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
+        // The diagonal tile's pairs were summed both ways; elsewhere the 16
+        // threads of a column tx hold sums over different points i.
+        if (ALT && jt != I) {
             sammon_stored_sums_alt<R, K>(xi_s + half * (K * KC * LD), sj, ty, tx, g, j0, N);
             half ^= 1;
-        } else if (SUMS && !diag) {
+        } else if (SUMS && jt != I) {
             sammon_stored_sums<R, K>(xi_s, sj, ty, tx, g, j0, N);
         }
     };
-    // The tiles from jt up to `end`, in pairs; an odd last one leaves the
-    // next tile in buffer 1, which moves to buffer 0.
-    int jt = jt_begin;
-    auto walk = [&](auto full, int end) {
-        for (; jt + 1 < end; jt += 2) {
-            tile(full, sammon_int<0>(), jt);
-            tile(full, sammon_int<1>(), jt + 1);
-        }
-        if (jt < end) {
-            tile(full, sammon_int<0>(), jt++);
-            if constexpr (STORED) {
-#pragma unroll
-                for (int k = 0; k < sammon_stored_loads<R>(); k++)
-                    v[0][k] = v[1][k];
-#pragma unroll
-                for (int b = 0; b < R; b++)
-#pragma unroll
-                    for (int q = 0; q < M; q++)
-                        yn[0][b][q] = yn[1][b][q];
-            }
-        }
-    };
     // Tiles J < I of a row inside N are full.
-    walk(sammon_bool<true>(), inside ? (jt_end < I ? jt_end : I) : jt_begin);
-    walk(sammon_bool<false>(), jt_end);
+    const int full_end = i0 + TILE <= N ? (jt_end < I ? jt_end : I) : jt_begin;
+    int jt = jt_begin;
+    for (; jt < full_end; jt++)
+        tile(sammon_bool<true>(), jt);
+    for (; jt < jt_end; jt++)
+        tile(sammon_bool<false>(), jt);
     if constexpr (ALT)
         sammon_stored_sums_alt<R, K>(xi_s + half * (K * KC * LD), si, tx, ty, g, i0, N);
     else if constexpr (SUMS)
