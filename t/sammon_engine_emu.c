@@ -49,7 +49,7 @@ int main(void)
     size_t held;
     long objects;
     rb_ctx_init(&ctx);
-    tap_plan(15);
+    tap_plan(16);
     tap_diag("the %s engine on the CPU's emulator; seed %llu (RB_TEST_SEED=%llu repeats it)",
              ops->name, (unsigned long long)tap_seed(), (unsigned long long)tap_seed());
     if (data_load(&iris, "iris") || data_load(&digits, "digits") || data_load(&gen, "generated"))
@@ -59,6 +59,7 @@ int main(void)
     eval_check(ops, &ctx, &gen);
     resident_check(ops, &ctx, &gen, 30, 0);
     resident_check(ops, &ctx, &iris, 100, 1);
+    coinciding_check(ops, &ctx, &gen, 30);
     resident_replan_check(ops, &ctx, &iris);
     float_duplicates(ops, &ctx);
     for (int k = 0; k < 3; k++)

@@ -30,7 +30,8 @@
  *  - the recomputing form at both tiles and the stored one at 128, one
  *    evaluation each as above;
  *  - the map kept on the device against the map kept by the driver, GD
- *    on one engine both ways (resident_check);
+ *    on one engine both ways (resident_check), also from a start where
+ *    two outputs coincide (coinciding_check);
  *  - rows distinct in double but equal in float are refused, named.
  * On uniform points the runs to convergence are no test: their trajectories
  * part at rounding level and, the stress surface being rugged there, end in
@@ -445,6 +446,26 @@ out:
     free(t);
 }
 
+/* resident_check from a start where outputs 0 and 1 coincide: the device
+ * engines' first pass, which runs without the test for such pairs
+ * (sammon_stored.cuh), is run again with it, and both ways go on as the
+ * fp64 reference's budget allows. */
+static void coinciding_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx,
+                             const struct data *s, int iters)
+{
+    struct data c = *s;
+    c.what = "generated, outputs 0 and 1 at one point";
+    if (!(c.y0 = malloc((size_t)s->d.N * 2 * sizeof *c.y0))) {
+        tap_ok(0, "%s %s: out of memory", ops->name, c.what);
+        return;
+    }
+    memcpy(c.y0, s->y0, (size_t)s->d.N * 2 * sizeof *c.y0);
+    c.y0[2] = c.y0[0];
+    c.y0[3] = c.y0[1];
+    resident_check(ops, ctx, &c, iters, 0);
+    free(c.y0);
+}
+
 /* A driver that does not take the step the resident map foresaw: GD steps
  * of alpha, alpha / 2 (another rule: the step queued for alpha is
  * dropped) and alpha / 2 again with no step to follow (another plan: the
@@ -546,7 +567,7 @@ static void form_check(const struct sammon_engine_ops *ops, struct rb_ctx *ctx, 
     free(g);
 }
 
-#define ENGINE_CHECKS 19
+#define ENGINE_CHECKS 20
 
 static void engine_test(const struct sammon_engine_ops *ops)
 {
@@ -586,6 +607,7 @@ static void engine_test(const struct sammon_engine_ops *ops)
     resident_check(ops, &ctx, &gen, 100, 0);
     resident_check(ops, &ctx, &iris, 100, 0);
     resident_check(ops, &ctx, &iris, 100, 1);
+    coinciding_check(ops, &ctx, &gen, 100);
     resident_replan_check(ops, &ctx, &iris);
     float_duplicates(ops, &ctx);
     /* The recomputing form (where the triangle does not fit) at both

@@ -10,6 +10,8 @@
  *  - The embedding's pass, stored and recomputing, in EMBED and STRESS
  *    modes: every per-point sum (G, H) and the stress against fp64
  *    sums over the same pairs, within a rounding bound derived below; the
+ *    EMBED pass without the test for coinciding outputs against the one
+ *    with it (a stress not finite where they coincide, else the same); the
  *    fill's sum of input distances against c; the fill's count of pairs
  *    it cannot separate on a set with two equal rows.
  * The store, the sums and the partials start as NaN where the kernels must
@@ -241,7 +243,7 @@ static double worst_ratio(const std::vector<float> &got, const pass_ref &ref, in
     return worst;
 }
 
-template <int M, int R, int MODE, bool STORED>
+template <int M, int R, int MODE, bool STORED, bool TESTED = true>
 static void pass_run(int N, int n, const float *x, const float *y, const float4 *store,
                      int split, std::vector<float> &g, double *stress)
 {
@@ -249,17 +251,47 @@ static void pass_run(int N, int n, const float *x, const float *y, const float4 
     std::vector<double> part((size_t)grid.x * grid.y, NAN);
     g.assign((size_t)N * sammon_pass_sums<M, MODE>(), 0.0f);
     gpu_emu_launch(grid.x, grid.y, SAMMON_TILED_THREADS, [&] {
-        sammon_stored_pass<M, R, MODE, STORED>(N, n, x, store, y, g.data(), part.data());
+        sammon_stored_pass<M, R, MODE, STORED, TESTED>(N, n, x, store, y, g.data(),
+                                                       part.data());
     });
     *stress = 0.0;
     for (double p : part)
         *stress += p;
 }
 
+/* The untested EMBED pass of both forms: its stress not finite on y,
+ * where outputs coincide; on `apart`, where none do, its sums and stress
+ * bit for bit the tested pass's. */
+template <int M, int R>
+static void untested_checks(const size &z, const float *x, const float *y, const float *apart,
+                            const float4 *store, int split, const char *what)
+{
+    double st[2], st_t[2], st_u[2];
+    std::vector<float> g, g_t[2], g_u[2];
+    pass_run<M, R, SAMMON_PASS_EMBED, true, false>(z.N, z.n, nullptr, y, store, split, g,
+                                                   &st[0]);
+    pass_run<M, R, SAMMON_PASS_EMBED, false, false>(z.N, z.n, x, y, nullptr, split, g, &st[1]);
+    pass_run<M, R, SAMMON_PASS_EMBED, true>(z.N, z.n, nullptr, apart, store, split, g_t[0],
+                                            &st_t[0]);
+    pass_run<M, R, SAMMON_PASS_EMBED, true, false>(z.N, z.n, nullptr, apart, store, split,
+                                                   g_u[0], &st_u[0]);
+    pass_run<M, R, SAMMON_PASS_EMBED, false>(z.N, z.n, x, apart, nullptr, split, g_t[1],
+                                             &st_t[1]);
+    pass_run<M, R, SAMMON_PASS_EMBED, false, false>(z.N, z.n, x, apart, nullptr, split, g_u[1],
+                                                    &st_u[1]);
+    int same = 1;
+    for (int f = 0; f < 2; f++)
+        same = same && st_u[f] == st_t[f]
+               && std::memcmp(g_u[f].data(), g_t[f].data(), g_t[f].size() * sizeof(float)) == 0;
+    tap_ok(!std::isfinite(st[0]) && !std::isfinite(st[1]) && same,
+           "untested embed pass %s: stress %g, %g where outputs coincide; apart, the tested "
+           "pass's sums and stress bit for bit: %s", what, st[0], st[1], same ? "yes" : "no");
+}
+
 /* EMBED and STRESS passes of both forms at tile R, split `split`. */
 template <int M, int R>
-static void embed_checks(const size &z, const float *x, const float *y, const pass_ref &ref,
-                         double c_ref, int split)
+static void embed_checks(const size &z, const float *x, const float *y, const float *apart,
+                         const pass_ref &ref, double c_ref, int split)
 {
     unsigned lost;
     double c, st_e, st_s, st_r;
@@ -288,6 +320,7 @@ static void embed_checks(const size &z, const float *x, const float *y, const pa
                && std::fabs(st_s - ref.stress) <= ref.stress_tol,
            "stress %s: embed %.12g, recomputed %.12g (<= %.2g), stress-only %.12g (<= %.2g) "
            "vs %.12g", what, st_e, st_r, e_tol, st_s, ref.stress_tol, ref.stress);
+    untested_checks<M, R>(z, x, y, apart, store.data(), split, what);
 }
 
 template <int M>
@@ -309,12 +342,14 @@ static void embed_case(const size &z, uint64_t seed)
     }
     struct sammon_state *s = (struct sammon_state *)c.state;
     /* The engine's scaling: a power of two takes the data to about unit
-     * size, exactly.  Some outputs coincide, which must add nothing. */
-    std::vector<float> x((size_t)z.N * z.n), y((size_t)z.N * M);
+     * size, exactly.  Some outputs coincide, which must add nothing: y is
+     * `apart` with point 1 moved onto point 0. */
+    std::vector<float> x((size_t)z.N * z.n), y((size_t)z.N * M), apart;
     for (size_t k = 0; k < x.size(); k++)
         x[k] = ((const float *)s->x)[k] / 256.0f;
     for (size_t k = 0; k < y.size(); k++)
         y[k] = ((const float *)s->y0)[k] / 256.0f;
+    apart = y;
     for (int q = 0; q < M; q++)
         y[(size_t)1 * M + q] = y[q];
     const pass_ref ref = reference(z.N, z.n, M, x.data(), y.data());
@@ -329,9 +364,9 @@ static void embed_case(const size &z, uint64_t seed)
             c_ref += std::sqrt(ds2);
         }
     for (int split : { 1, 0 }) {
-        embed_checks<M, 2>(z, x.data(), y.data(), ref, c_ref, split);
-        embed_checks<M, 4>(z, x.data(), y.data(), ref, c_ref, split);
-        embed_checks<M, 8>(z, x.data(), y.data(), ref, c_ref, split);
+        embed_checks<M, 2>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
+        embed_checks<M, 4>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
+        embed_checks<M, 8>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
     }
     sammon_teardown(&c);
 }
@@ -358,7 +393,7 @@ static void lost_pair(void)
 int main(void)
 {
     const uint64_t seed = tap_seed();
-    tap_plan(NSIZES * 6 + NSIZES * 2 * 3 * 4 + 1);
+    tap_plan(NSIZES * 6 + NSIZES * 2 * 3 * 5 + 1);
     tap_diag("seed %llu (RB_TEST_SEED=%llu repeats it)", (unsigned long long)seed,
              (unsigned long long)seed);
     for (int k = 0; k < NSIZES; k++)

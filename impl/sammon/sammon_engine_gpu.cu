@@ -8,7 +8,10 @@
 // and per evaluation one pass of kernels/cuda/sammon_stored.cuh over the
 // map sent from the host: the per-point sums and the blocks' fp64 stress
 // partials come back and become the stress, gradient and second
-// derivative in double.  For the fixed rules the map stays on the device
+// derivative in double.  The pass with the derivatives runs without the
+// test for coinciding outputs (sammon_stored.cuh) until a stress that is
+// not finite says it may have met some: that pass again with the test,
+// and the test from then on.  For the fixed rules the map stays on the device
 // in double (sammon.h's struct sammon_resident): the step
 // (kernels/cuda/sammon_step.cuh) runs there, only the stress comes back
 // each iteration, and the next step is queued before it does, so that
@@ -48,7 +51,11 @@ struct gpu_engine {
     double scale, c_scaled;     // the inputs' power of two; c of the scaled inputs
     int stored, R, tiles, splits;
     long long blocks;           // tile pairs
-    pass_fn embed, stress;
+    // The EMBED pass with the test for coinciding outputs (embed) and
+    // without (untested, sammon_stored.cuh), and whether the engine takes
+    // the test: from the first untested pass whose stress is not finite on.
+    pass_fn embed, untested, stress;
+    int tested;
     float *x, *y, *sums[2];     // device
     double *yd[2];              // device: the resident map, and the next step's
     float4 *store;
@@ -57,6 +64,7 @@ struct gpu_engine {
     float *yh, *sums_h;         // pinned host
     double *st_h[2], *c_h;
     int expanded[2];            // the slot's pass summed the expanded stress (EMBED)
+    int trusted[2];             // the slot's pass ran untested
     // The resident map is yd[cur], its pass's results in slot `slot`; with
     // `ahead` the next step (into yd[cur ^ 1] and slot ^ 1) is queued, for
     // the rule and `left` in `next`.
@@ -71,6 +79,8 @@ template <int M, int R> static void pick_kernels(struct gpu_engine *k)
 {
     k->embed = k->stored ? sammon_stored_pass<M, R, SAMMON_PASS_EMBED, true>
                          : sammon_stored_pass<M, R, SAMMON_PASS_EMBED, false>;
+    k->untested = k->stored ? sammon_stored_pass<M, R, SAMMON_PASS_EMBED, true, false>
+                            : sammon_stored_pass<M, R, SAMMON_PASS_EMBED, false, false>;
     k->stress = k->stored ? sammon_stored_pass<M, R, SAMMON_PASS_STRESS, true>
                           : sammon_stored_pass<M, R, SAMMON_PASS_STRESS, false>;
 }
@@ -241,13 +251,15 @@ static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums, int s)
     if (sums)
         GPU_CHECK(&k->c, gpuMemsetAsync(k->sums[s], 0, e->N * K * sizeof(float), k->stream));
     dim3 grid((unsigned)k->splits, (unsigned)k->tiles);
-    GPU_LAUNCH((sums ? k->embed : k->stress), grid, SAMMON_TILED_THREADS, k->stream, e->N,
-               e->n, k->x, k->store, k->y, k->sums[s], k->st_part);
+    const pass_fn fn = !sums ? k->stress : k->tested ? k->embed : k->untested;
+    GPU_LAUNCH(fn, grid, SAMMON_TILED_THREADS, k->stream, e->N, e->n, k->x, k->store, k->y,
+               k->sums[s], k->st_part);
     GPU_CHECK_LAUNCH(&k->c);
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->st_h[s], k->st_part, parts * sizeof(double),
                                     gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuEventRecord(k->back[s], k->stream));
     k->expanded[s] = sums;
+    k->trusted[s] = sums && !k->tested;
     return 0;
 }
 
@@ -261,12 +273,16 @@ static double stress_of(const struct gpu_engine *k, int s)
     return sum / k->c_scaled;
 }
 
-// The stress of slot s's pass, waited for.
-static int stress_back(struct gpu_engine *k, int s, double *stress)
+// Whether slot s's pass, whose stress came back as `stress`, is to run
+// again with the test: it ran untested, and its stress is not finite, as
+// coinciding outputs make it (or a map gone to infinity, which the test
+// leaves as it is).  The engine takes the test from then on.
+static int retest(struct gpu_engine *k, int s, double stress)
 {
-    GPU_CHECK(&k->c, gpuEventSynchronize(k->back[s]));
-    *stress = stress_of(k, s);
-    return 0;
+    if (!k->trusted[s] || isfinite(stress))
+        return 0;
+    k->tested = 1;
+    return 1;
 }
 
 // The queued step, if any, dropped: it wrote only the other map and slot.
@@ -292,6 +308,31 @@ static int blocks_for(long long len)
     return (int)cdiv(len, SAMMON_TILED_THREADS);
 }
 
+// The pass's float map from the resident one, yd[cur].
+static int map_to_float(struct sammon_engine *e, struct gpu_engine *k)
+{
+    const int ny = e->N * e->m;
+    GPU_LAUNCH(sammon_map_to_float, blocks_for(ny), SAMMON_TILED_THREADS, k->stream, ny,
+               k->yd[k->cur], 1.0 / k->scale, k->y);
+    GPU_CHECK_LAUNCH(&k->c);
+    return 0;
+}
+
+// The stress of slot s's pass over the resident map, waited for; run again
+// with the test where retest says (a step queued ahead read its sums and
+// overwrote the float map: it is dropped, for the next step to queue it).
+static int stress_back(struct sammon_engine *e, struct gpu_engine *k, int s, double *stress)
+{
+    GPU_CHECK(&k->c, gpuEventSynchronize(k->back[s]));
+    *stress = stress_of(k, s);
+    if (!retest(k, s, *stress))
+        return 0;
+    int rc = drop_ahead(k);
+    if (rc == 0 && (rc = map_to_float(e, k)) == 0)
+        rc = pass(e, k, 1, s);
+    return rc ? rc : stress_back(e, k, s, stress);
+}
+
 static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *y,
                    double *stress)
 {
@@ -302,11 +343,9 @@ static int load_on(struct sammon_engine *e, struct gpu_engine *k, const double *
     k->cur = k->slot = 0;
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->yd[0], y, (size_t)ny * sizeof(double),
                                     gpuMemcpyHostToDevice, k->stream));
-    GPU_LAUNCH(sammon_map_to_float, blocks_for(ny), SAMMON_TILED_THREADS, k->stream, ny,
-               k->yd[0], 1.0 / k->scale, k->y);
-    GPU_CHECK_LAUNCH(&k->c);
-    rc = pass(e, k, 1, 0);
-    return rc ? rc : stress_back(k, 0, stress);
+    if ((rc = map_to_float(e, k)) == 0 && (rc = pass(e, k, 1, 0)) == 0)
+        rc = stress_back(e, k, 0, stress);
+    return rc;
 }
 
 // A step queued from map yd[from], whose pass's results are in slot s,
@@ -349,7 +388,7 @@ static int step_on(struct sammon_engine *e, struct gpu_engine *k, int newton, do
         k->next.mf = mf;
         k->next.alpha = alpha;
     }
-    return stress_back(k, k->slot, stress);
+    return stress_back(e, k, k->slot, stress);
 }
 
 static int fetch_on(struct sammon_engine *e, struct gpu_engine *k, double *y)
@@ -428,19 +467,23 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
 {
     const size_t ny = (size_t)e->N * e->m, K = (size_t)SAMMON_ENGINE_SUMS(e->m);
     sammon_engine_to_float(ny, y, k->scale, k->yh);
+    double st;
     int rc = drop_ahead(k);
     if (rc)
         return rc;
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->y, k->yh, ny * sizeof(float), gpuMemcpyHostToDevice,
                                     k->stream));
-    if ((rc = pass(e, k, g != NULL, 0)) != 0)
-        return rc;
-    if (g)
-        GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums[0], e->N * K * sizeof(float),
-                                        gpuMemcpyDeviceToHost, k->stream));
-    GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+    do {
+        if ((rc = pass(e, k, g != NULL, 0)) != 0)
+            return rc;
+        if (g)
+            GPU_CHECK(&k->c, gpuMemcpyAsync(k->sums_h, k->sums[0], e->N * K * sizeof(float),
+                                            gpuMemcpyDeviceToHost, k->stream));
+        GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
+        st = stress_of(k, 0);
+    } while (retest(k, 0, st));
     if (stress)
-        *stress = stress_of(k, 0);
+        *stress = st;
     if (g)
         sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
     return 0;

@@ -195,6 +195,18 @@ __device__ __forceinline__ float sammon_rsqrt_normal(float v)
 #endif
 }
 
+// 1 / sqrt(v) for a float v >= 0 that is normal, else +inf (zero and
+// subnormal v).  On NVIDIA the flushing approximation gives both at once
+// (it takes a subnormal argument for zero); elsewhere the test is written.
+__device__ __forceinline__ float sammon_rsqrt_or_inf(float v)
+{
+#if defined(__CUDA_ARCH__)
+    return sammon_rsqrt_normal(v);
+#else
+    return v >= SAMMON_STORED_D2_MIN ? rsqrtf(v) : INFINITY;
+#endif
+}
+
 // A compile-time bool as a value, for the pass's generic tile lambda.
 template <bool B> struct sammon_bool {
     static constexpr bool value = B;
@@ -217,11 +229,18 @@ __device__ __forceinline__ float sammon_rcp_normal(float v)
 // point j's sj; st gets its stress term, as the MODE says.
 // FULL: r > 0, a pair of distinct points (off the diagonal tiles, inside
 // N), so that only coinciding outputs need a test.
-template <int M, int MODE, int K, bool FULL>
+// TESTED: coinciding outputs are tested for, and their pair adds nothing
+// but its stress term.  Without the test (the EMBED mode only) such a pair
+// has 1/d = inf, which makes its terms, and so the pass's stress, NaN:
+// the caller, finding the stress not finite, runs the pass again with the
+// test (impl/sammon/sammon_engine_gpu.cu).  Elsewhere the two agree
+// bit for bit; the test costs four of a full pair's 25 instructions.
+template <int M, int MODE, int K, bool FULL, bool TESTED = true>
 __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const float (&yj)[M],
                                                  float r, float (&si)[K], float (&sj)[K],
                                                  float &st)
 {
+    static_assert(TESTED || MODE == SAMMON_PASS_EMBED, "only the EMBED pass may go untested");
     float dy[M], d2 = 0.0f;
 #pragma unroll
     for (int q = 0; q < M; q++) {
@@ -230,10 +249,12 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
     }
     // Outputs closer than the smallest normal float (1e-19 apart, on data
     // the host scaled to about unit size) count as coinciding.
-    const bool ok = (FULL || r > 0.0f) && d2 >= SAMMON_STORED_D2_MIN;
-    const float rd = ok ? sammon_rsqrt_normal(d2) : 0.0f;
-    // The embedding's r of the pairs that count (rok) serves w and H_{M-1}.
-    const float rok = MODE == SAMMON_PASS_EMBED && ok ? r : 0.0f;
+    const bool pair = FULL || r > 0.0f;
+    const bool ok = pair && (!TESTED || d2 >= SAMMON_STORED_D2_MIN);
+    const float rd = !ok ? 0.0f : TESTED ? sammon_rsqrt_normal(d2) : sammon_rsqrt_or_inf(d2);
+    // The embedding's r of the pairs that count (rok) serves w and H_{M-1};
+    // untested, every pair counts (a pair that is no pair has r = 0).
+    const float rok = MODE != SAMMON_PASS_EMBED ? 0.0f : TESTED && !ok ? 0.0f : r;
     const float w = MODE == SAMMON_PASS_EMBED ? rd - rok : ok ? rd - r : 0.0f;
     // Written as fused multiply-adds: left to itself the compiler shares
     // the product w dy between the two sides, a multiply and two adds.
@@ -294,7 +315,7 @@ __device__ __forceinline__ void sammon_stored_yj(float (&yj)[R][M], const float 
 // A tile pair's R x R pairs of the thread: si (its points i, over the row)
 // and sj (its points j, this tile) get their sums, the return value the
 // tile's stress terms.
-template <int M, int R, int MODE, int K, bool FULL>
+template <int M, int R, int MODE, int K, bool FULL, bool TESTED>
 __device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
                                                     const float (&yj)[R][M],
                                                     const float (&r)[R][R], float (&si)[R][K],
@@ -303,12 +324,15 @@ __device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
     float st = 0.0f;
 #pragma unroll
     for (int b = 0; b < R; b++) {
+        // -0, not 0: x + -0 is x for every x, so the first pair's adds
+        // fold away (x + 0 is not x for x = -0, and stays an add).
 #pragma unroll
         for (int k = 0; k < K; k++)
-            sj[b][k] = 0.0f;
+            sj[b][k] = -0.0f;
 #pragma unroll
         for (int a = 0; a < R; a++)
-            sammon_pass_pair<M, MODE, K, FULL>(yi[a], yj[b], r[a][b], si[a], sj[b], st);
+            sammon_pass_pair<M, MODE, K, FULL, TESTED>(yi[a], yj[b], r[a][b], si[a], sj[b],
+                                                       st);
     }
     return st;
 }
@@ -396,6 +420,7 @@ __device__ __forceinline__ void sammon_stored_sums_alt(float *buf, const float (
 // - r (the longest rows first) and its tiles J s (I + 1) / splits .. (s +
 // 1) (I + 1) / splits - 1, as sammon_tiled_sym.
 // STORED: r from `store` (x unused); else from x (store unused), n >= 1.
+// TESTED: as sammon_pass_pair's (false: the EMBED mode only).
 // Blocks an SM must hold: two at tiles of 64 (at most 128 registers a
 // thread; left alone the embedding's pass takes 146 and runs one block an
 // SM, 22% slower on the H200), one at tiles of 128, whose registers two
@@ -405,7 +430,7 @@ template <int R> __host__ __device__ constexpr int sammon_stored_min_blocks()
     return R <= 4 ? 2 : 1;
 }
 
-template <int M, int R, int MODE, bool STORED>
+template <int M, int R, int MODE, bool STORED, bool TESTED = true>
 __global__ void __launch_bounds__(SAMMON_TILED_THREADS, sammon_stored_min_blocks<R>())
 sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__restrict__ store,
                    const float *__restrict__ y, float *g, double *stress_part)
@@ -498,8 +523,8 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
                     yj[b][q] = yj_s[q * TILE + sammon_tiled_slot<float, R>(tx, b)];
         }
         float sj[R][K];
-        const float st = sammon_stored_tile<M, R, MODE, K, decltype(full)::value>(yi, yj, r, si,
-                                                                                  sj);
+        const float st = sammon_stored_tile<M, R, MODE, K, decltype(full)::value, TESTED>(
+            yi, yj, r, si, sj);
         stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
         // The diagonal tile's pairs were summed both ways; elsewhere the 16
         // threads of a column tx hold sums over different points i.
