@@ -226,7 +226,8 @@ __device__ __forceinline__ float sammon_rcp_normal(float v)
 }
 
 // One pair's share of the pass, added to the point i's sums si and the
-// point j's sj; st gets its stress term, as the MODE says.
+// point j's sj; st gets its stress term, as the MODE says (in two parts
+// for EMBED, below; else in st[0]).
 // FULL: r > 0, a pair of distinct points (off the diagonal tiles, inside
 // N), so that only coinciding outputs need a test.
 // TESTED: coinciding outputs are tested for, and their pair adds nothing
@@ -238,7 +239,7 @@ __device__ __forceinline__ float sammon_rcp_normal(float v)
 template <int M, int MODE, int K, bool FULL, bool TESTED = true>
 __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const float (&yj)[M],
                                                  float r, float (&si)[K], float (&sj)[K],
-                                                 float &st)
+                                                 float (&st)[2])
 {
     static_assert(TESTED || MODE == SAMMON_PASS_EMBED, "only the EMBED pass may go untested");
     float dy[M], d2 = 0.0f;
@@ -278,31 +279,58 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
         sj[2 * M - 1] += last;
     }
     if constexpr (MODE == SAMMON_PASS_EMBED) {
-        // Expanded: (d* - d)^2 / d* = d* + d (d r - 2), and the d* add up
+        // Expanded: (d* - d)^2 / d* = d* + d^2 r - 2 d, and the d* add up
         // to c, which the caller adds (sammon_stored_fill's c_part: the
-        // sum of these r's reciprocals).  Three operations a pair where
-        // the direct form below takes five and a reciprocal.  A pair that
-        // is no pair, or whose outputs coincide, has rd = 0 and so d = 0:
-        // no term (the coinciding pair's d* is in c).
-        const float d = d2 * rd;
-        st = fmaf(d, fmaf(d, r, -2.0f), st);
+        // sum of these r's reciprocals); st[0] sums d^2 r, st[1] d = d^2
+        // (1/d).  Two operations a pair where the direct form below takes
+        // five and a reciprocal.  A pair that is no pair, or whose outputs
+        // coincide, has rok = rd = 0: no term (the coinciding pair's d* is
+        // in c).
+        st[0] = fmaf(d2, rok, st[0]);
+        st[1] = fmaf(d2, rd, st[1]);
     } else if constexpr (MODE == SAMMON_PASS_STRESS) {
         // r is at most 1/d_min of data the host scaled to about unit size,
         // so 1/r = d* is a normal float.
         const float s = fmaf(-(d2 * rd), r, 1.0f);
         if (FULL)
-            st = fmaf(s * s, sammon_rcp_normal(r), st);
+            st[0] = fmaf(s * s, sammon_rcp_normal(r), st[0]);
         else
-            st += r > 0.0f ? s * s * sammon_rcp_normal(r) : 0.0f;
+            st[0] += r > 0.0f ? s * s * sammon_rcp_normal(r) : 0.0f;
     }
 }
 
 // The thread's points j's outputs yj[b] of the tile at j0 (zero past N),
 // read from global memory: the 16 threads of a column read the same ones.
+// A tile inside N is read in vectors: each group of VL consecutive points
+// (sammon_tiled_slot) has VL M consecutive outputs from a multiple of VL M
+// floats, so 16-byte loads where VL M is a multiple of 4, else 8-byte.
 template <int M, int R>
 __device__ __forceinline__ void sammon_stored_yj(float (&yj)[R][M], const float *__restrict__ y,
                                                  int N, int j0, int tx)
 {
+    constexpr int VL = R < sammon_vec_width<float>() ? R : sammon_vec_width<float>();
+    constexpr int W = VL * M % 4 == 0 ? 4 : VL * M % 2 == 0 ? 2 : 1;
+    if (j0 + sammon_tiled_tile(R) <= N) {
+#pragma unroll
+        for (int g = 0; g < R / VL; g++) {
+            const float *src = y + (size_t)(j0 + sammon_tiled_slot<float, R>(tx, g * VL)) * M;
+            float v[VL * M];
+#pragma unroll
+            for (int k = 0; k < VL * M; k += W) {
+                const sammon_vec<float, W> w = *reinterpret_cast<const sammon_vec<float, W> *>(
+                    src + k);
+#pragma unroll
+                for (int l = 0; l < W; l++)
+                    v[k + l] = w.v[l];
+            }
+#pragma unroll
+            for (int l = 0; l < VL; l++)
+#pragma unroll
+                for (int q = 0; q < M; q++)
+                    yj[g * VL + l][q] = v[l * M + q];
+        }
+        return;
+    }
 #pragma unroll
     for (int b = 0; b < R; b++) {
         const int j = j0 + sammon_tiled_slot<float, R>(tx, b);
@@ -321,7 +349,7 @@ __device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
                                                     const float (&r)[R][R], float (&si)[R][K],
                                                     float (&sj)[R][K])
 {
-    float st = 0.0f;
+    float st[2] = { 0.0f, 0.0f };
 #pragma unroll
     for (int b = 0; b < R; b++) {
         // -0, not 0: x + -0 is x for every x, so the first pair's adds
@@ -334,7 +362,7 @@ __device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
             sammon_pass_pair<M, MODE, K, FULL, TESTED>(yi[a], yj[b], r[a][b], si[a], sj[b],
                                                        st);
     }
-    return st;
+    return MODE == SAMMON_PASS_EMBED ? fmaf(-2.0f, st[1], st[0]) : st[0];
 }
 
 // The sums over the 16 threads of a side of the K values each holds for
@@ -361,7 +389,7 @@ __device__ __forceinline__ void sammon_stored_add(const float *buf, int kn, int 
     constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
     for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
         const int kk = o / TILE, p = o % TILE;
-        float sum = 0.0f;
+        float sum = -0.0f;              // sammon_stored_tile's -0: no add
 #pragma unroll
         for (int r = 0; r < S; r++)
             sum += buf[(kk * S + r) * LD + p];
@@ -525,13 +553,16 @@ sammon_stored_pass(int N, int n, const float *__restrict__ x, const float4 *__re
         float sj[R][K];
         const float st = sammon_stored_tile<M, R, MODE, K, decltype(full)::value, TESTED>(
             yi, yj, r, si, sj);
-        stress += jt == I ? 0.5 * (double)st : (double)st;  // a diagonal tile: both orders
-        // The diagonal tile's pairs were summed both ways; elsewhere the 16
-        // threads of a column tx hold sums over different points i.
-        if (ALT && jt != I) {
+        // A full tile is off the diagonal; the diagonal tile's pairs were
+        // summed both ways (half its stress; its points j's sums are its
+        // points i's), elsewhere the 16 threads of a column tx hold sums
+        // over different points i.
+        const bool diagonal = !decltype(full)::value && jt == I;
+        stress += diagonal ? 0.5 * (double)st : (double)st;
+        if (ALT && !diagonal) {
             sammon_stored_sums_alt<R, K>(xi_s + half * (K * KC * LD), sj, ty, tx, g, j0, N);
             half ^= 1;
-        } else if (SUMS && jt != I) {
+        } else if (SUMS && !diagonal) {
             sammon_stored_sums<R, K>(xi_s, sj, ty, tx, g, j0, N);
         }
     };
