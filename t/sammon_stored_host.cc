@@ -11,7 +11,9 @@
  *    modes: every per-point sum (G, H) and the stress against fp64
  *    sums over the same pairs, within a rounding bound derived below; the
  *    EMBED pass without the test for coinciding outputs against the one
- *    with it (a stress not finite where they coincide, else the same); the
+ *    with it (a stress not finite where they coincide, else the same G and
+ *    stress, and H formed from its sums within their bound); the fill's
+ *    per-point sums of 1/d* against fp64; the
  *    fill's sum of input distances against c; the fill's count of pairs
  *    it cannot separate on a set with two equal rows.
  * The store, the sums and the partials start as NaN where the kernels must
@@ -28,6 +30,7 @@
 #include "harness/variant.h"
 #include "impl/sammon/sammon.h"
 #include "impl/sammon/sammon_case.h"
+#include "impl/sammon/sammon_sums.h"
 #include "t/tap.h"
 
 #define UPDATE_BLOCK 256
@@ -55,9 +58,11 @@ static const size sizes[] = {
 static const int Rs[] = { 2, 4, 8 };
 
 /* The stored triangle of x (N x n, flat float), as the host's setup fills
- * it; *lost the fill's count and *c its fp64 sum of d*. */
+ * it; *lost the fill's count, *c its fp64 sum of d* and rsum, if not NULL,
+ * its per-point sums of 1/d*. */
 template <int R>
-static std::vector<float4> fill(int N, int n, const float *x, unsigned *lost, double *c)
+static std::vector<float4> fill(int N, int n, const float *x, unsigned *lost, double *c,
+                                std::vector<float> *rsum = nullptr)
 {
     const int64_t tiles = cdiv(N, sammon_tiled_tile(R));
     const int64_t blocks = sammon_stored_block(tiles - 1, tiles - 1) + 1;
@@ -65,8 +70,11 @@ static std::vector<float4> fill(int N, int n, const float *x, unsigned *lost, do
                               float4{ NAN, NAN, NAN, NAN });
     std::vector<double> part((size_t)blocks, NAN);
     *lost = 0;
+    if (rsum)
+        rsum->assign((size_t)N, 0.0f);
+    float *rs = rsum ? rsum->data() : nullptr;
     gpu_emu_launch((unsigned)blocks, 1, SAMMON_TILED_THREADS,
-                   [&] { sammon_stored_fill<R>(N, n, x, store.data(), lost, part.data()); });
+                   [&] { sammon_stored_fill<R>(N, n, x, store.data(), lost, part.data(), rs); });
     *c = 0.0;
     for (double p : part)
         *c += p;
@@ -163,15 +171,21 @@ static void gd_case(const size &z, uint64_t seed)
  * stress term s^2 d*, s = 1 - d r, loses s's absolute error (n + m + 12) u d r
  * to cancellation, so (n + m + 12) u |d* - d| d / d* besides (n/2 + 6) u of
  * the term; its sums are fp64.  The EMBED pass's expanded form, the terms
- * d (d r - 2) with the fill's c = sum 1/r added, is the same function of
+ * d^2 r - 2 d with the fill's c = sum 1/r added, is the same function of
  * the same r and d, so it propagates their errors as above, and adds its
- * own roundings: one in d r - 2 and those of a thread's float sum over
- * the R^2 pairs of a tile, at most (R^2 + 2) u (d^2 / d* + 2 d) a pair,
- * and c's, u d* a pair (1/r rounded once, fp64 sums).  Each bound is
+ * own roundings: those of a thread's two float sums over the R^2 pairs of
+ * a tile (d^2 r and d) and of their combination, at most (R^2 + 2) u
+ * (d^2 / d* + 2 d) a pair,
+ * and c's, u d* a pair (1/r rounded once, fp64 sums).  The fill's sums
+ * R_i of 1/d* have r's error and their float sum's: (n/2 + 3 + lambda
+ * sqrt(N)) u R_i; the pass without the coinciding test forms H_q from R_i
+ * and its own sums of terms whose magnitudes H_q's bound counts already
+ * (1/d and dy_q^2 / d^3), so R_i's error adds to it.  Each bound is
  * doubled. */
 struct pass_ref {
     int K;
     std::vector<double> sum, tol;               /* N x K */
+    std::vector<double> rsum, rsum_tol;         /* N: sum_j 1/d*_ij */
     double stress, stress_tol;
     double expand;                              /* sum of d^2 / d* + 2 d */
 };
@@ -184,6 +198,8 @@ static pass_ref reference(int N, int n, int M, const float *x, const float *y)
     ref.K = 2 * M;
     ref.sum.assign((size_t)N * ref.K, 0.0);
     ref.tol.assign((size_t)N * ref.K, 0.0);
+    ref.rsum.assign((size_t)N, 0.0);
+    ref.rsum_tol.assign((size_t)N, 0.0);
     std::vector<double> mag((size_t)N * ref.K, 0.0);
     ref.stress = ref.stress_tol = ref.expand = 0.0;
     for (int i = 0; i < N; i++)
@@ -200,6 +216,7 @@ static pass_ref reference(int N, int n, int M, const float *x, const float *y)
                 d2 += dy[q] * dy[q];
             }
             const double ds = std::sqrt(ds2), d = std::sqrt(d2), r = 1.0 / ds;
+            ref.rsum[(size_t)i] += r;
             if (j > i) {
                 const double term = (ds - d) * (ds - d) / ds;
                 ref.stress += term;
@@ -226,6 +243,8 @@ static pass_ref reference(int N, int n, int M, const float *x, const float *y)
         }
     for (size_t k = 0; k < ref.tol.size(); k++)
         ref.tol[k] = 2.0 * u * (ref.tol[k] + lam * mag[k]);
+    for (size_t p = 0; p < ref.rsum.size(); p++)
+        ref.rsum_tol[p] = 2.0 * u * (n / 2.0 + 3.0 + lam) * ref.rsum[p];
     return ref;
 }
 
@@ -260,13 +279,17 @@ static void pass_run(int N, int n, const float *x, const float *y, const float4 
 }
 
 /* The untested EMBED pass of both forms: its stress not finite on y,
- * where outputs coincide; on `apart`, where none do, its sums and stress
- * bit for bit the tested pass's. */
+ * where outputs coincide; on `apart`, where none do, its G and stress bit
+ * for bit the tested pass's, and its H_q, formed from C_q, D and the fill's
+ * rsum (impl/sammon/sammon_sums.h), against fp64 (ref) within their bound
+ * and rsum's error. */
 template <int M, int R>
 static void untested_checks(const size &z, const float *x, const float *y, const float *apart,
-                            const float4 *store, int split, const char *what)
+                            const float4 *store, const std::vector<float> &rsum,
+                            const pass_ref &ref, int split, const char *what)
 {
-    double st[2], st_t[2], st_u[2];
+    const int K = 2 * M;
+    double st[2], st_t[2], st_u[2], worst = 0.0;
     std::vector<float> g, g_t[2], g_u[2];
     pass_run<M, R, SAMMON_PASS_EMBED, true, false>(z.N, z.n, nullptr, y, store, split, g,
                                                    &st[0]);
@@ -280,23 +303,39 @@ static void untested_checks(const size &z, const float *x, const float *y, const
     pass_run<M, R, SAMMON_PASS_EMBED, false, false>(z.N, z.n, x, apart, nullptr, split, g_u[1],
                                                     &st_u[1]);
     int same = 1;
-    for (int f = 0; f < 2; f++)
-        same = same && st_u[f] == st_t[f]
-               && std::memcmp(g_u[f].data(), g_t[f].data(), g_t[f].size() * sizeof(float)) == 0;
-    tap_ok(!std::isfinite(st[0]) && !std::isfinite(st[1]) && same,
-           "untested embed pass %s: stress %g, %g where outputs coincide; apart, the tested "
-           "pass's sums and stress bit for bit: %s", what, st[0], st[1], same ? "yes" : "no");
+    for (int f = 0; f < 2; f++) {
+        same = same && st_u[f] == st_t[f];
+        for (int p = 0; p < z.N; p++)
+            for (int q = 0; q < K; q++) {
+                const size_t k = (size_t)p * K + q;
+                if (q < M) {
+                    same = same && g_u[f][k] == g_t[f][k];
+                    continue;
+                }
+                const double h = sammon_sums_h(&g_u[f][(size_t)p * K], M, q - M, rsum[p]);
+                const double e = std::fabs(h - ref.sum[k]);
+                worst = std::isnan(e) ? NAN
+                                      : std::fmax(worst, e / (ref.tol[k] + ref.rsum_tol[p]));
+            }
+    }
+    tap_ok(!std::isfinite(st[0]) && !std::isfinite(st[1]) && same && worst <= 1.0,
+           "untested embed pass %s: stress %g, %g where outputs coincide; apart, G and stress "
+           "bit for bit the tested pass's: %s, H from C and D within %.3g of their bounds",
+           what, st[0], st[1], same ? "yes" : "no", worst);
 }
 
 /* EMBED and STRESS passes of both forms at tile R, split `split`. */
 template <int M, int R>
 static void embed_checks(const size &z, const float *x, const float *y, const float *apart,
-                         const pass_ref &ref, double c_ref, int split)
+                         const pass_ref &ref, const pass_ref &ref_apart, double c_ref,
+                         int split)
 {
     unsigned lost;
-    double c, st_e, st_s, st_r;
-    std::vector<float> ge, gs, gr;
-    std::vector<float4> store = fill<R>(z.N, z.n, x, &lost, &c);
+    double c, st_e, st_s, st_r, wrs = 0.0;
+    std::vector<float> ge, gs, gr, rsum;
+    std::vector<float4> store = fill<R>(z.N, z.n, x, &lost, &c, &rsum);
+    for (int p = 0; p < z.N; p++)
+        wrs = tap_worst(wrs, std::fabs(rsum[p] - ref.rsum[p]) / ref.rsum_tol[p]);
     pass_run<M, R, SAMMON_PASS_EMBED, true>(z.N, z.n, nullptr, y, store.data(), split, ge,
                                             &st_e);
     pass_run<M, R, SAMMON_PASS_STRESS, true>(z.N, z.n, nullptr, y, store.data(), split, gs,
@@ -309,8 +348,9 @@ static void embed_checks(const size &z, const float *x, const float *y, const fl
     char what[96];
     snprintf(what, sizeof what, "tile=%d %s N=%d n=%d m=%d", sammon_tiled_tile(R),
              split ? "one split" : "most splits", z.N, z.n, M);
-    tap_ok(lost == 0 && std::fabs(c - c_ref) <= c_tol, "fill %s: no pair lost, sum of d* %.9g "
-           "vs %.9g (<= %.2g)", what, c, c_ref, c_tol);
+    tap_ok(lost == 0 && std::fabs(c - c_ref) <= c_tol && wrs <= 1.0, "fill %s: no pair lost, "
+           "sum of d* %.9g vs %.9g (<= %.2g), sums of 1/d* within %.3g of their bounds", what, c,
+           c_ref, c_tol, wrs);
     tap_ok(ws <= 1.0, "embed pass, stored, %s: sums within %.3g of their bounds", what, ws);
     tap_ok(wr <= 1.0, "embed pass, recomputed, %s: sums within %.3g of their bounds", what, wr);
     /* The EMBED passes' partials leave out c (the expanded form). */
@@ -320,7 +360,7 @@ static void embed_checks(const size &z, const float *x, const float *y, const fl
                && std::fabs(st_s - ref.stress) <= ref.stress_tol,
            "stress %s: embed %.12g, recomputed %.12g (<= %.2g), stress-only %.12g (<= %.2g) "
            "vs %.12g", what, st_e, st_r, e_tol, st_s, ref.stress_tol, ref.stress);
-    untested_checks<M, R>(z, x, y, apart, store.data(), split, what);
+    untested_checks<M, R>(z, x, y, apart, store.data(), rsum, ref_apart, split, what);
 }
 
 template <int M>
@@ -353,6 +393,7 @@ static void embed_case(const size &z, uint64_t seed)
     for (int q = 0; q < M; q++)
         y[(size_t)1 * M + q] = y[q];
     const pass_ref ref = reference(z.N, z.n, M, x.data(), y.data());
+    const pass_ref ref_apart = reference(z.N, z.n, M, x.data(), apart.data());
     double c_ref = 0.0;
     for (int i = 0; i < z.N; i++)
         for (int j = 0; j < i; j++) {
@@ -364,9 +405,12 @@ static void embed_case(const size &z, uint64_t seed)
             c_ref += std::sqrt(ds2);
         }
     for (int split : { 1, 0 }) {
-        embed_checks<M, 2>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
-        embed_checks<M, 4>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
-        embed_checks<M, 8>(z, x.data(), y.data(), apart.data(), ref, c_ref, split);
+        embed_checks<M, 2>(z, x.data(), y.data(), apart.data(), ref, ref_apart, c_ref,
+                             split);
+        embed_checks<M, 4>(z, x.data(), y.data(), apart.data(), ref, ref_apart, c_ref,
+                             split);
+        embed_checks<M, 8>(z, x.data(), y.data(), apart.data(), ref, ref_apart, c_ref,
+                             split);
     }
     sammon_teardown(&c);
 }

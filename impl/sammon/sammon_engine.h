@@ -17,7 +17,7 @@
  *    neither overflows nor underflows on data of any scale.  fp64 where a
  *    sum needs it: the stress (float per thread and tile, fp64 across
  *    tiles and blocks; CUDA's and HIP's pass with the derivatives sums the
- *    stress expanded, d* + d (d / d* - 2) a pair, its d* added back as c,
+ *    stress expanded, d* + d^2 / d* - 2 d a pair, its d* added back as c,
  *    and the stress-only pass of a run's last step the direct form), the
  *    sum c of the input distances, and the conversion of the per-point
  *    sums to the gradient and second derivative on the host.  CUDA, HIP
@@ -139,11 +139,13 @@ void sammon_engine_to_float(size_t len, const double *y, double scale, float *ou
 /* The EMBED pass's per-point sums in m dimensions: G_q, then H_q. */
 #define SAMMON_ENGINE_SUMS(m) (2 * (m))
 /* From the pass's per-point float sums (kernels/cuda/sammon_stored.cuh's
- * EMBED mode: G, H) in scaled units, the gradient and (h not NULL)
- * second derivative of the caller's units: c the caller's sum of input
- * distances, scale the power of two. */
-void sammon_engine_derivatives(int N, int m, const float *sums, double c, double scale,
-                               double *g, double *h);
+ * EMBED mode: G, H; or, rsum not NULL, G, C and D of the pass without the
+ * coinciding test, rsum the fill's sums of 1/d*: impl/sammon/sammon_sums.h)
+ * in scaled units, the gradient and (h not NULL) second derivative of the
+ * caller's units: c the caller's sum of input distances, scale the power of
+ * two. */
+void sammon_engine_derivatives(int N, int m, const float *sums, const float *rsum, double c,
+                               double scale, double *g, double *h);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include "harness/run/timer.h"
 #include "impl/sammon/sammon.h"
 #include "impl/sammon/sammon_engine.h"
+#include "impl/sammon/sammon_sums.h"
 
 int sammon_engine_open(struct sammon_engine *e, const struct sammon_engine_ops *ops,
                        struct rb_ctx *ctx, int N, int n, int m,
@@ -213,8 +214,8 @@ void sammon_engine_to_float(size_t len, const double *y, double scale, float *ou
         out[k] = (float)(y[k] * inv);
 }
 
-void sammon_engine_derivatives(int N, int m, const float *sums, double c, double scale,
-                               double *g, double *h)
+void sammon_engine_derivatives(int N, int m, const float *sums, const float *rsum, double c,
+                               double scale, double *g, double *h)
 {
     const int K = SAMMON_ENGINE_SUMS(m);
     const double gf = -2.0 / c, hd = c * scale;
@@ -224,7 +225,8 @@ void sammon_engine_derivatives(int N, int m, const float *sums, double c, double
         for (int q = 0; q < m; q++) {
             g[(size_t)p * m + q] = gf * s[q];
             if (h)
-                h[(size_t)p * m + q] = -2.0 * s[m + q] / hd;
+                h[(size_t)p * m + q] = -2.0 * (rsum ? sammon_sums_h(s, m, q, rsum[p]) : s[m + q])
+                                       / hd;
         }
     }
 }

@@ -39,7 +39,7 @@ static constexpr long long WAVES = 4;
 
 using pass_fn = void (*)(int, int, const float *, const float4 *, const float *, float *,
                          double *);
-using fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *);
+using fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *, float *);
 
 // A pass's results go to one of two slots, its sums on the device and its
 // stress partials on the host (with the event of their arrival), so that
@@ -57,6 +57,7 @@ struct gpu_engine {
     pass_fn embed, untested, stress;
     int tested;
     float *x, *y, *sums[2];     // device
+    float *rsum, *rsum_h;       // each point's sum of 1/d*: device, pinned host
     double *yd[2];              // device: the resident map, and the next step's
     float4 *store;
     unsigned *lost;
@@ -199,6 +200,8 @@ static int alloc(struct sammon_engine *e, struct gpu_engine *k)
         GPU_CHECK(&k->c, gpuMallocHost((void **)&k->st_h[s], parts * sizeof(double)));
     }
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->lost, sizeof *k->lost));
+    GPU_CHECK(&k->c, gpuMalloc((void **)&k->rsum, N * sizeof(float)));
+    GPU_CHECK(&k->c, gpuMallocHost((void **)&k->rsum_h, N * sizeof(float)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->c_part, (size_t)k->blocks * sizeof(double)));
     GPU_CHECK(&k->c, gpuMalloc((void **)&k->st_part, parts * sizeof(double)));
     GPU_CHECK(&k->c, gpuMallocHost((void **)&k->yh, N * e->m * sizeof(float)));
@@ -223,12 +226,15 @@ static int fill(struct sammon_engine *e, struct gpu_engine *k, const float *xf)
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->x, xf, (size_t)e->N * e->n * sizeof(float),
                                     gpuMemcpyHostToDevice, k->stream));
     GPU_CHECK(&k->c, gpuMemsetAsync(k->lost, 0, sizeof *k->lost, k->stream));
+    GPU_CHECK(&k->c, gpuMemsetAsync(k->rsum, 0, (size_t)e->N * sizeof(float), k->stream));
     GPU_LAUNCH(fill_kernel(k->R), (unsigned)k->blocks, SAMMON_TILED_THREADS, k->stream, e->N,
-               e->n, k->x, k->store, k->lost, k->c_part);
+               e->n, k->x, k->store, k->lost, k->c_part, k->rsum);
     GPU_CHECK_LAUNCH(&k->c);
     GPU_CHECK(&k->c, gpuMemcpyAsync(&lost, k->lost, sizeof lost, gpuMemcpyDeviceToHost,
                                     k->stream));
     GPU_CHECK(&k->c, gpuMemcpyAsync(k->c_h, k->c_part, (size_t)k->blocks * sizeof(double),
+                                    gpuMemcpyDeviceToHost, k->stream));
+    GPU_CHECK(&k->c, gpuMemcpyAsync(k->rsum_h, k->rsum, (size_t)e->N * sizeof(float),
                                     gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuStreamSynchronize(k->stream));
     if (lost)
@@ -355,8 +361,8 @@ static int queue_step(struct sammon_engine *e, struct gpu_engine *k, int from, i
                       int newton, double mf, double alpha, int sums)
 {
     GPU_LAUNCH(sammon_fixed_step, blocks_for(e->N), SAMMON_TILED_THREADS, k->stream, e->N, e->m,
-               k->sums[s], -2.0 / e->c, e->c * k->scale, newton, mf, alpha, 1.0 / k->scale,
-               k->yd[from], k->yd[from ^ 1], k->y);
+               k->sums[s], k->trusted[s] ? k->rsum : NULL, -2.0 / e->c, e->c * k->scale,
+               newton, mf, alpha, 1.0 / k->scale, k->yd[from], k->yd[from ^ 1], k->y);
     GPU_CHECK_LAUNCH(&k->c);
     return pass(e, k, sums, s ^ 1);
 }
@@ -443,7 +449,7 @@ int engine_open(struct sammon_engine *e, const double *x)
     k->R = e->tile / 16;
     k->tiles = (int)cdiv(e->N, 16 * k->R);
     k->blocks = (long long)k->tiles * (k->tiles + 1) / 2;
-    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * SAMMON_ENGINE_SUMS(e->m))
+    const size_t rest = (size_t)e->N * (e->n + e->m + 2 * SAMMON_ENGINE_SUMS(e->m) + 1)
                             * sizeof(float)
                         + (size_t)e->N * e->m * 2 * sizeof(double)
                         + (size_t)k->blocks * sizeof(double);
@@ -485,7 +491,8 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
     if (stress)
         *stress = st;
     if (g)
-        sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
+        sammon_engine_derivatives(e->N, e->m, k->sums_h, k->trusted[0] ? k->rsum_h : NULL, e->c,
+                                  k->scale, g, h);
     return 0;
 }
 
@@ -510,12 +517,12 @@ void engine_close(struct sammon_engine *e)
         (void)gpu_select(&k->c);
         (void)gpuStreamSynchronize(k->stream);
     }
-    void *dev[] = { k->x,        k->y,     k->yd[0], k->yd[1],   k->sums[0],
-                    k->sums[1], k->store, k->lost,  k->c_part, k->st_part };
+    void *dev[] = { k->x,     k->y,    k->yd[0], k->yd[1],  k->sums[0], k->sums[1],
+                    k->store, k->lost, k->rsum,  k->c_part, k->st_part };
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i])
             (void)gpuFree(dev[i]);
-    void *host[] = { k->yh, k->sums_h, k->st_h[0], k->st_h[1], k->c_h };
+    void *host[] = { k->yh, k->sums_h, k->st_h[0], k->st_h[1], k->c_h, k->rsum_h };
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         if (host[i])
             (void)gpuFreeHost(host[i]);

@@ -260,7 +260,7 @@ static int eval_on(struct sammon_engine *e, struct cl_engine *k, const double *y
                                                (size_t)e->N * K * sizeof(float), k->sums_h, 0,
                                                NULL, NULL));
     if (g)
-        sammon_engine_derivatives(e->N, e->m, k->sums_h, e->c, k->scale, g, h);
+        sammon_engine_derivatives(e->N, e->m, k->sums_h, NULL, e->c, k->scale, g, h);
     return 0;
 }
 

@@ -16,7 +16,8 @@
 namespace sammon_gpu {
 inline namespace RB_GPU_NS {
 
-using stored_fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *);
+using stored_fill_fn = void (*)(int, int, const float *, float4 *, unsigned *, double *,
+                                float *);
 using stored_pass_fn = void (*)(int, int, const float *, const float4 *, const float *, float *,
                                 double *);
 
@@ -89,7 +90,7 @@ int stored_fill(struct rb_case *c, const struct sammon_state *s, dev *d)
 {
     stored_fill_fn k = stored_fill_kernel(d->tile);
     k<<<(unsigned)stored_blocks(s->N, d->tile), SAMMON_TILED_THREADS, 0, d->stream>>>(
-        s->N, s->n, (const float *)d->x, (float4 *)d->store, d->lost, NULL);
+        s->N, s->n, (const float *)d->x, (float4 *)d->store, d->lost, NULL, NULL);
     GPU_CHECK_LAUNCH(c);
     return 0;
 }

@@ -11,6 +11,7 @@
 #define SAMMON_STEP_CUH
 
 #include <stddef.h>
+#include "impl/sammon/sammon_sums.h"
 
 // y (N x m, double) to the pass's float map yf: y / scale, inv = 1 / scale
 // a power of two, so that the scaling is exact.
@@ -22,14 +23,16 @@ static __global__ void sammon_map_to_float(int len, const double *__restrict__ y
         yf[k] = (float)(y[k] * inv);
 }
 
-// One step of N points in m dimensions from sums (N x 2 m: G_q, H_q) of
-// the map y into y_new (another buffer, so that y stays for a step that
-// is not kept) and its float form yf: g_q = gf G_q, gf = -2 / c, and with
-// newton h_q = -2 H_q / hd, hd = c scale; y_q - mf g_q / |h_q| (no move
-// where h_q is 0), else y_q - alpha g_q.
-static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__ sums, double gf,
-                                         double hd, int newton, double mf, double alpha,
-                                         double inv, const double *__restrict__ y,
+// One step of N points in m dimensions from sums (N x 2 m: G_q, H_q; or,
+// rsum not NULL, G_q, C_q and D, whose H_q impl/sammon/sammon_sums.h forms
+// with rsum's R) of the map y into y_new (another buffer, so that y stays
+// for a step that is not kept) and its float form yf: g_q = gf G_q, gf =
+// -2 / c, and with newton h_q = -2 H_q / hd, hd = c scale; y_q - mf g_q /
+// |h_q| (no move where h_q is 0), else y_q - alpha g_q.
+static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__ sums,
+                                         const float *__restrict__ rsum, double gf, double hd,
+                                         int newton, double mf, double alpha, double inv,
+                                         const double *__restrict__ y,
                                          double *__restrict__ y_new, float *__restrict__ yf)
 {
     const int p = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,7 +43,7 @@ static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__
         const double g = gf * s[q];
         double move = alpha * g;
         if (newton) {
-            const double h = -2.0 * s[m + q] / hd;
+            const double h = -2.0 * (rsum ? sammon_sums_h(s, m, q, rsum[p]) : s[m + q]) / hd;
             move = h != 0.0 ? mf * g / fabs(h) : 0.0;
         }
         const size_t k = (size_t)p * m + q;

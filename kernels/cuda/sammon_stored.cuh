@@ -45,7 +45,13 @@
 //          (y_iq - y_jq)^2 / d^3), the last as sum_j (the others' (y_iq -
 //          y_jq)^2 / d^3 - 1/d*) (the (y_iq - y_jq)^2 / d^2 of all q add up
 //          to 1, so its w and its own term cancel but for -1/d*); and the
-//          stress less c: the terms d (d r - 2) of its expanded form;
+//          stress less c: the terms d^2 r - 2 d of its expanded form.
+//          Without the test for coinciding outputs (sammon_pass_pair), in
+//          place of the H_q: C_q = sum_j (y_iq - y_jq)^2 / d^3 for q < M -
+//          1, and D = sum_j 1/d last, from which, with R = sum_j 1/d*
+//          (sammon_stored_fill's rsum: every pair counts when none
+//          coincides), H_q = D - R - C_q and H_{M-1} = sum_q C_q - R
+//          (impl/sammon/sammon_sums.h);
 //  STRESS: the stress only, its terms (d* - d)^2 / d* direct.
 // Pairs whose outputs coincide (d^2 below the smallest normal float) add
 // nothing but their stress term, as in impl/sammon/sammon.h.
@@ -111,6 +117,61 @@ __device__ __forceinline__ double sammon_block_sum(double *buf, double v)
     return buf[0];
 }
 
+// The sums over the 16 threads of a side of the K values each holds for
+// its R slots, added atomically into g[(p0 + slot) K + k] (slots from p0 on
+// below N): KG of the K at a time through buf (KG x 16 rows of LD), so that
+// a tile costs 2 ceil(K / KG) barriers rather than sammon_tiled_sum's 2 K,
+// and all 256 threads add up.  c: the thread's row in buf (its index along
+// the summed side), s: its index along the slots' side.  Each slot's 16
+// values are added in the order of c, as sammon_tiled_sum does.  Starts
+// with a barrier, so buf may still be read when it is called.
+template <int R, int K> __host__ __device__ constexpr int sammon_stored_group()
+{
+    constexpr int row = SAMMON_TILED_SIDE * sammon_tiled_ld<float, R>() * (int)sizeof(float);
+    return K * row <= 32768 ? K : 32768 / row;
+}
+
+// The kn rows of sums staged in buf added up per slot (a row's 16 values,
+// in the order of c) into g[(p0 + slot) K + k0 + row], slots from p0 on
+// below N, by all 256 threads.
+template <int R, int K>
+__device__ __forceinline__ void sammon_stored_add(const float *buf, int kn, int k0, float *g,
+                                                  int p0, int N)
+{
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
+    for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
+        const int kk = o / TILE, p = o % TILE;
+        float sum = -0.0f;              // sammon_stored_tile's -0: no add
+#pragma unroll
+        for (int r = 0; r < S; r++)
+            sum += buf[(kk * S + r) * LD + p];
+        if (p0 + p < N)
+            atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
+    }
+}
+
+template <int R, int K>
+__device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[R][K], int c,
+                                                   int s, float *g, int p0, int N)
+{
+    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>();
+    constexpr int KG = sammon_stored_group<R, K>();
+#pragma unroll
+    for (int k0 = 0; k0 < K; k0 += KG) {
+        constexpr int last = K % KG == 0 ? KG : K % KG;
+        const int kn = k0 + KG <= K ? KG : last;
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < KG; kk++)
+            if (kk < kn)
+#pragma unroll
+                for (int a = 0; a < R; a++)
+                    buf[(kk * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k0 + kk];
+        __syncthreads();
+        sammon_stored_add<R, K>(buf, kn, k0, g, p0, N);
+    }
+}
+
 // The squared input distances a float pair may have: from the smallest
 // normal float, so that r^2 = 1 / d*^2 stays finite, to the largest.
 #define SAMMON_STORED_D2_MIN 1.17549435e-38f
@@ -125,12 +186,15 @@ __device__ __forceinline__ double sammon_block_sum(double *buf, double v)
 // NULL, gets each block's sum of d* over its unordered pairs (fp64), each
 // d* as 1 / r of the r stored (one rounding): the c that the EMBED pass's
 // expanded stress adds back, so that the stress is the direct form's of the
-// same r, its errors in r cancelling to first order as there.  With
-// store NULL nothing is stored: the count and the sums alone.  n >= 1.
+// same r, its errors in r cancelling to first order as there.  rsum, if
+// not NULL (N floats, zero before), gets each point's sum of the r stored,
+// R_i = sum_j r_ij, which the EMBED pass without the coinciding test needs
+// (sammon_pass_pair).  With store NULL nothing is stored: the count and the
+// sums alone.  n >= 1.
 template <int R>
 __global__ void __launch_bounds__(SAMMON_TILED_THREADS)
 sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict__ store,
-                   unsigned *lost, double *c_part)
+                   unsigned *lost, double *c_part, float *rsum)
 {
     constexpr int S = SAMMON_TILED_SIDE, KC = SAMMON_TILED_KC, TILE = S * R;
     constexpr int LD = sammon_tiled_ld<float, R>();
@@ -171,6 +235,23 @@ sammon_stored_fill(int N, int n, const float *__restrict__ x, float4 *__restrict
     }
     if (bad)
         atomicAdd(lost, bad);
+    if (rsum) {
+        // Both points of a pair: the points i by rows, and the points j by
+        // columns but on the diagonal tile, which holds both orders.
+        float rows[R][1], cols[R][1];
+#pragma unroll
+        for (int a = 0; a < R; a++) {
+            rows[a][0] = cols[a][0] = 0.0f;
+#pragma unroll
+            for (int b = 0; b < R; b++) {
+                rows[a][0] += r[a][b];
+                cols[a][0] += r[b][a];
+            }
+        }
+        sammon_stored_sums<R, 1>(xi_s, rows, tx, ty, rsum, i0, N);
+        if (I != (int)J)
+            sammon_stored_sums<R, 1>(xi_s, cols, ty, tx, rsum, j0, N);
+    }
     if (c_part) {
         // A diagonal tile holds each unordered pair twice.
         const double total = sammon_block_sum(sum_s, dsum * (I == (int)J ? 0.5 : 1.0));
@@ -234,8 +315,10 @@ __device__ __forceinline__ float sammon_rcp_normal(float v)
 // but its stress term.  Without the test (the EMBED mode only) such a pair
 // has 1/d = inf, which makes its terms, and so the pass's stress, NaN:
 // the caller, finding the stress not finite, runs the pass again with the
-// test (impl/sammon/sammon_engine_gpu.cu).  Elsewhere the two agree
-// bit for bit; the test costs four of a full pair's 25 instructions.
+// test (impl/sammon/sammon_engine_gpu.cu).  Elsewhere the two give the
+// same G and stress bit for bit, and the second derivative's sums as C_q
+// and D (above), since with no pair left out the sum of 1/d* is the
+// fill's; the test and the H_q cost six of a full pair's 26 instructions.
 template <int M, int MODE, int K, bool FULL, bool TESTED = true>
 __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const float (&yj)[M],
                                                  float r, float (&si)[K], float (&sj)[K],
@@ -266,7 +349,18 @@ __device__ __forceinline__ void sammon_pass_pair(const float (&yi)[M], const flo
             sj[q] = fmaf(-w, dy[q], sj[q]);
         }
     }
-    if constexpr (MODE == SAMMON_PASS_EMBED) {
+    if constexpr (MODE == SAMMON_PASS_EMBED && !TESTED) {
+        // C_q and D (the sums' comment above): two operations a
+        // coordinate and two a pair, where H_q's are three and four.
+#pragma unroll
+        for (int q = 0; q + 1 < M; q++) {
+            const float a = dy[q] * rd, a2 = a * a;
+            si[M + q] = fmaf(a2, rd, si[M + q]);
+            sj[M + q] = fmaf(a2, rd, sj[M + q]);
+        }
+        si[2 * M - 1] += rd;
+        sj[2 * M - 1] += rd;
+    } else if constexpr (MODE == SAMMON_PASS_EMBED) {
         float last = -rok;
 #pragma unroll
         for (int q = 0; q + 1 < M; q++) {
@@ -363,61 +457,6 @@ __device__ __forceinline__ float sammon_stored_tile(const float (&yi)[R][M],
                                                        st);
     }
     return MODE == SAMMON_PASS_EMBED ? fmaf(-2.0f, st[1], st[0]) : st[0];
-}
-
-// The sums over the 16 threads of a side of the K values each holds for
-// its R slots, added atomically into g[(p0 + slot) K + k] (slots from p0 on
-// below N): KG of the K at a time through buf (KG x 16 rows of LD), so that
-// a tile costs 2 ceil(K / KG) barriers rather than sammon_tiled_sum's 2 K,
-// and all 256 threads add up.  c: the thread's row in buf (its index along
-// the summed side), s: its index along the slots' side.  Each slot's 16
-// values are added in the order of c, as sammon_tiled_sum does.  Starts
-// with a barrier, so buf may still be read when it is called.
-template <int R, int K> __host__ __device__ constexpr int sammon_stored_group()
-{
-    constexpr int row = SAMMON_TILED_SIDE * sammon_tiled_ld<float, R>() * (int)sizeof(float);
-    return K * row <= 32768 ? K : 32768 / row;
-}
-
-// The kn rows of sums staged in buf added up per slot (a row's 16 values,
-// in the order of c) into g[(p0 + slot) K + k0 + row], slots from p0 on
-// below N, by all 256 threads.
-template <int R, int K>
-__device__ __forceinline__ void sammon_stored_add(const float *buf, int kn, int k0, float *g,
-                                                  int p0, int N)
-{
-    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>(), TILE = S * R;
-    for (int o = threadIdx.x; o < kn * TILE; o += SAMMON_TILED_THREADS) {
-        const int kk = o / TILE, p = o % TILE;
-        float sum = -0.0f;              // sammon_stored_tile's -0: no add
-#pragma unroll
-        for (int r = 0; r < S; r++)
-            sum += buf[(kk * S + r) * LD + p];
-        if (p0 + p < N)
-            atomicAdd(&g[(size_t)(p0 + p) * K + k0 + kk], sum);
-    }
-}
-
-template <int R, int K>
-__device__ __forceinline__ void sammon_stored_sums(float *buf, const float (&v)[R][K], int c,
-                                                   int s, float *g, int p0, int N)
-{
-    constexpr int S = SAMMON_TILED_SIDE, LD = sammon_tiled_ld<float, R>();
-    constexpr int KG = sammon_stored_group<R, K>();
-#pragma unroll
-    for (int k0 = 0; k0 < K; k0 += KG) {
-        constexpr int last = K % KG == 0 ? KG : K % KG;
-        const int kn = k0 + KG <= K ? KG : last;
-        __syncthreads();
-#pragma unroll
-        for (int kk = 0; kk < KG; kk++)
-            if (kk < kn)
-#pragma unroll
-                for (int a = 0; a < R; a++)
-                    buf[(kk * S + c) * LD + sammon_tiled_slot<float, R>(s, a)] = v[a][k0 + kk];
-        __syncthreads();
-        sammon_stored_add<R, K>(buf, kn, k0, g, p0, N);
-    }
 }
 
 // The one-group case of sammon_stored_sums (KG = K) with a barrier less:
