@@ -65,7 +65,7 @@ struct gpu_engine {
     float *yh, *sums_h;         // pinned host
     double *st_h[2], *c_h;
     int expanded[2];            // the slot's pass summed the expanded stress (EMBED)
-    int trusted[2];             // the slot's pass ran untested
+    int ran_untested[2];        // the slot's pass ran without the test (its sums: C, D)
     // The resident map is yd[cur], its pass's results in slot `slot`; with
     // `ahead` the next step (into yd[cur ^ 1] and slot ^ 1) is queued, for
     // the rule and `left` in `next`.
@@ -265,7 +265,7 @@ static int pass(struct sammon_engine *e, struct gpu_engine *k, int sums, int s)
                                     gpuMemcpyDeviceToHost, k->stream));
     GPU_CHECK(&k->c, gpuEventRecord(k->back[s], k->stream));
     k->expanded[s] = sums;
-    k->trusted[s] = sums && !k->tested;
+    k->ran_untested[s] = sums && !k->tested;
     return 0;
 }
 
@@ -285,7 +285,7 @@ static double stress_of(const struct gpu_engine *k, int s)
 // leaves as it is).  The engine takes the test from then on.
 static int retest(struct gpu_engine *k, int s, double stress)
 {
-    if (!k->trusted[s] || isfinite(stress))
+    if (!k->ran_untested[s] || isfinite(stress))
         return 0;
     k->tested = 1;
     return 1;
@@ -361,8 +361,9 @@ static int queue_step(struct sammon_engine *e, struct gpu_engine *k, int from, i
                       int newton, double mf, double alpha, int sums)
 {
     GPU_LAUNCH(sammon_fixed_step, blocks_for(e->N), SAMMON_TILED_THREADS, k->stream, e->N, e->m,
-               k->sums[s], k->trusted[s] ? k->rsum : NULL, -2.0 / e->c, e->c * k->scale,
-               newton, mf, alpha, 1.0 / k->scale, k->yd[from], k->yd[from ^ 1], k->y);
+               k->sums[s], k->ran_untested[s] ? k->rsum : NULL, -2.0 / e->c,
+               e->c * k->scale, newton, mf, alpha, 1.0 / k->scale, k->yd[from], k->yd[from ^ 1],
+               k->y);
     GPU_CHECK_LAUNCH(&k->c);
     return pass(e, k, sums, s ^ 1);
 }
@@ -491,8 +492,8 @@ static int eval_on(struct sammon_engine *e, struct gpu_engine *k, const double *
     if (stress)
         *stress = st;
     if (g)
-        sammon_engine_derivatives(e->N, e->m, k->sums_h, k->trusted[0] ? k->rsum_h : NULL, e->c,
-                                  k->scale, g, h);
+        sammon_engine_derivatives(e->N, e->m, k->sums_h, k->ran_untested[0] ? k->rsum_h : NULL,
+                                  e->c, k->scale, g, h);
     return 0;
 }
 
