@@ -312,7 +312,7 @@ static void untested_checks(const size &z, const float *x, const float *y, const
                     same = same && g_u[f][k] == g_t[f][k];
                     continue;
                 }
-                const double h = sammon_sums_h(&g_u[f][(size_t)p * K], M, q - M, rsum[p]);
+                const double h = sammon_sums_h(&g_u[f][(size_t)p * K], M, q - M, rsum.data(), p);
                 const double e = std::fabs(h - ref.sum[k]);
                 worst = std::isnan(e) ? NAN
                                       : std::fmax(worst, e / (ref.tol[k] + ref.rsum_tol[p]));

@@ -9,7 +9,8 @@ librb_core_a_SOURCES += \
 	%reldir%/sammon_case.h %reldir%/sammon_case.c
 # The embedding's engines (sammon_engine.h): the common part and the fp64
 # ones here, each device's with its backend below.
-librb_core_a_SOURCES += %reldir%/sammon_engine.h %reldir%/sammon_sums.h %reldir%/sammon_engine_cpu.c
+librb_core_a_SOURCES += %reldir%/sammon_engine.h %reldir%/sammon_sums.h \
+	%reldir%/sammon_engine_cpu.c
 # The CPU variants: serial loops (the paper's CPU-1T) and OpenMP.
 librb_core_a_SOURCES += %reldir%/sammon_cpu.h %reldir%/sammon_cpu.c %reldir%/sammon_serial_table.c
 # The OpenMP step compiles with -fno-math-errno, so that sqrt vectorises

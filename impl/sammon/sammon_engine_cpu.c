@@ -225,8 +225,7 @@ void sammon_engine_derivatives(int N, int m, const float *sums, const float *rsu
         for (int q = 0; q < m; q++) {
             g[(size_t)p * m + q] = gf * s[q];
             if (h)
-                h[(size_t)p * m + q] = -2.0 * (rsum ? sammon_sums_h(s, m, q, rsum[p]) : s[m + q])
-                                       / hd;
+                h[(size_t)p * m + q] = -2.0 * sammon_sums_h(s, m, q, rsum, p) / hd;
         }
     }
 }

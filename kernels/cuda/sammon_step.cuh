@@ -43,7 +43,7 @@ static __global__ void sammon_fixed_step(int N, int m, const float *__restrict__
         const double g = gf * s[q];
         double move = alpha * g;
         if (newton) {
-            const double h = -2.0 * (rsum ? sammon_sums_h(s, m, q, rsum[p]) : s[m + q]) / hd;
+            const double h = -2.0 * sammon_sums_h(s, m, q, rsum, p) / hd;
             move = h != 0.0 ? mf * g / fabs(h) : 0.0;
         }
         const size_t k = (size_t)p * m + q;
